@@ -1,0 +1,3 @@
+from memcli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,76 @@
+"""The Typer application: it parses arguments, calls the library and formats output."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from memcli import __version__
+from memcli.cli import common
+from memcli.cli.commands import add, edit, init, listing, rm, show, status
+from memcli.errors import EXIT_ERROR, MemcliError
+
+HELP = """Git-native memory for AI coding agents.
+
+Memory lives as plain files in .memory/ inside your repository; a tantivy index in
+.memory/.vault/ is a disposable cache.
+
+Exit codes: 0 ok; 1 error (bad input, missing memory, refused write); 2 usage error;
+3 `recover` found no valid checkpoint.
+
+Environment: MEMCLI_DIR (like --dir), EDITOR/VISUAL (add, edit), NO_COLOR.
+"""
+
+app = typer.Typer(
+    name="memcli",
+    help=HELP,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"memcli {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_callback(
+    dir: Annotated[
+        Optional[str],
+        typer.Option("--dir", metavar="PATH", help="Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards)."),
+    ] = None,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
+    common.STATE["dir"] = dir
+
+
+for module in (init, add, edit, rm, listing, show, status):
+    app.command(module.NAME, help=module.command.__doc__, epilog=module.EPILOG)(module.command)
+
+
+def run(argv: list[str]) -> int:
+    try:
+        app(args=argv, prog_name="memcli", standalone_mode=True)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else EXIT_ERROR)
+    except MemcliError as exc:
+        from memcli.output import error
+
+        error(exc.message)
+        return exc.exit_code
+    except Exception as exc:  # a bug: still one line, unless asked for the traceback
+        if os.environ.get("MEMCLI_DEBUG"):
+            raise
+        sys.stderr.write(f"memcli: internal error: {type(exc).__name__}: {exc} (MEMCLI_DEBUG=1 shows a traceback)\n")
+        return EXIT_ERROR
+    return 0

@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from typing import Annotated, List, Optional
+
+import typer
+
+from memcli.cli import common
+
+NAME = "add"
+EPILOG = """Examples:
+
+  memcli add dev decisions "Adopt SSE instead of WebSockets #sse #architecture"
+
+  memcli add dev tasks "- [ ] write the login test"
+
+  git log -1 --format=%B | memcli add dev lessons - --tag release
+"""
+
+
+def command(
+    agent: Annotated[str, typer.Argument(help="Agent id, e.g. dev.")],
+    category: Annotated[str, typer.Argument(help="decisions, lessons, tasks, projects or handoffs.")],
+    text: Annotated[Optional[str], typer.Argument(help="The text; '-' reads stdin; omitted: $EDITOR.")] = None,
+    tag: Annotated[Optional[List[str]], typer.Option("--tag", "-t", help="A tag (repeatable); #hashtags in the text count too.")] = None,
+    allow_secret: Annotated[bool, typer.Option("--allow-secret", help="Store text even if it looks like a secret.")] = False,
+) -> None:
+    """Add an entry to an agent's category and print its id."""
+    store = common.open_store()
+    store.check(agent, category)
+    body = common.require_text(common.read_text_argument(text))
+    common.check_secrets(body, allow_secret)
+    tags = [t.lstrip("#") for t in tag or []]
+    _check_tags(tags)
+    entry = store.add(agent, category, body, tags)
+    typer.echo(str(entry.id))
+
+
+def _check_tags(tags: list[str]) -> None:
+    from memcli.errors import MemcliError
+
+    for t in tags:
+        if not t or any(ch.isspace() for ch in t):
+            raise MemcliError(f"invalid tag {t!r}: tags are single words without spaces")

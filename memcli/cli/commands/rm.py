@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+from typing import Annotated, List
+
+import typer
+
+from memcli import output
+from memcli.cli import common
+
+NAME = "rm"
+EPILOG = "Example: memcli rm dev 1773679871839 1773679871840 --yes"
+
+
+def command(
+    agent: Annotated[str, typer.Argument(help="Agent id.")],
+    ids: Annotated[List[str], typer.Argument(metavar="ID...", help="Ids of the entries to remove.")],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation on a terminal.")] = False,
+) -> None:
+    """Remove entries by id: all of them, or none if one is unknown.
+
+    The removal is recorded in .memory/<agent>/.removed so that a git merge cannot
+    bring the entries back.
+    """
+    store = common.open_store()
+    wanted = [common.parse_id(i) for i in ids]
+    targets = [store.find(agent, i) for i in wanted]  # fails before asking if one is unknown
+    if not yes and output.is_interactive():
+        for t in targets:
+            first = t.entry.body.strip().splitlines()[0] if t.entry.body.strip() else ""
+            typer.echo(f"  {t.entry.id}  {t.category}  {first[:70]}")
+        if not typer.confirm(f"Remove {len(targets)} entr{'y' if len(targets) == 1 else 'ies'}?"):
+            raise typer.Exit(1)
+    removed = store.remove(agent, wanted)
+    for t in removed:
+        typer.echo(f"removed {agent}/{t.category} {t.entry.id}", err=True)

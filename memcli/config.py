@@ -1,0 +1,115 @@
+"""Defaults, overridable in ``.memory/config.toml``.
+
+Every key, its section and its default (README "Configuration" lists the same)::
+
+    [vault]       categories = ["decisions", "lessons", "tasks", "projects", "handoffs"]
+                  lock_timeout = 10          # seconds to wait for the memory lock
+    [inject]      budget = 2000              # tokens, estimated as ceil(characters / 4)
+                  decisions = 3
+                  lessons = 2
+                  snapshot_messages = 3      # messages of the recovery snapshot
+    [search]      limit = 10
+                  fuzzy = 0.2                # fraction of a term's length that may be mistyped
+                  prefix = true
+    [checkpoint]  max_age_days = 7
+                  messages = 50
+    [handoff]     messages = 6
+                  chars = 200
+    [compact]     keep_messages = 20
+                  category_cap = 30          # more entries than this ...
+                  category_keep = 20         # ... keeps this many, the rest summarised
+                  interval_minutes = 10      # `compact --if-due`
+    [extract]     max_items = 10
+                  chars = 300
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from memcli.errors import MemcliError
+
+DEFAULT_CATEGORIES = ("decisions", "lessons", "tasks", "projects", "handoffs")
+
+
+@dataclass(frozen=True)
+class Config:
+    vault_categories: tuple[str, ...] = DEFAULT_CATEGORIES
+    vault_lock_timeout: float = 10.0
+    inject_budget: int = 2000
+    inject_decisions: int = 3
+    inject_lessons: int = 2
+    inject_snapshot_messages: int = 3
+    search_limit: int = 10
+    search_fuzzy: float = 0.2
+    search_prefix: bool = True
+    checkpoint_max_age_days: float = 7.0
+    checkpoint_messages: int = 50
+    handoff_messages: int = 6
+    handoff_chars: int = 200
+    compact_keep_messages: int = 20
+    compact_category_cap: int = 30
+    compact_category_keep: int = 20
+    compact_interval_minutes: float = 10.0
+    extract_max_items: int = 10
+    extract_chars: int = 300
+
+
+_SECTIONS = ("vault", "inject", "search", "checkpoint", "handoff", "compact", "extract")
+
+
+def _check(name: str, value: object, default: object, path: Path) -> object:
+    where = f"{path}: {name.replace('_', '.', 1)}"
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise MemcliError(f"{where} must be true or false")
+        return value
+    if isinstance(default, tuple):
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            raise MemcliError(f"{where} must be a non-empty list of names")
+        from memcli.paths import validate_agent  # categories follow the same naming rule
+
+        try:
+            for v in value:
+                validate_agent(v)
+        except MemcliError:
+            raise MemcliError(f"{where}: {v!r} is not a valid category name") from None
+        return tuple(value)
+    if isinstance(default, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise MemcliError(f"{where} must be a number")
+        if isinstance(default, int) and not isinstance(value, int):
+            raise MemcliError(f"{where} must be a whole number")
+        if value < 0 or (value == 0 and name != "search_fuzzy"):
+            raise MemcliError(f"{where} must be greater than 0")
+        return value
+    return value
+
+
+def load_config(memory_dir: Path) -> Config:
+    """The defaults, with what ``config.toml`` in ``memory_dir`` overrides."""
+    path = memory_dir / "config.toml"
+    try:
+        raw = path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return Config()
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise MemcliError(f"{path} is not valid TOML: {exc}") from None
+    defaults = {f.name: f.default for f in fields(Config)}
+    values: dict[str, object] = {}
+    for section, table in data.items():
+        if section not in _SECTIONS or not isinstance(table, dict):
+            raise MemcliError(f"{path}: unknown section [{section}]; known: {', '.join(_SECTIONS)}")
+        for key, value in table.items():
+            name = f"{section}_{key}"
+            if name not in defaults:
+                raise MemcliError(f"{path}: unknown key {section}.{key}")
+            values[name] = _check(name, value, defaults[name], path)
+    return Config(**values)

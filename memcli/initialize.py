@@ -1,0 +1,96 @@
+"""`memcli init`: the memory tree, the project template and the two git files, never clobbering.
+
+Everything is checked before anything is written, so a failure leaves the disk as it was.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memcli.errors import MemcliError
+from memcli.fsutil import atomic_write, read_text
+from memcli.paths import Layout
+
+PROJECT_TEMPLATE = """# Project
+
+<!-- Shared context that memcli injects for every agent. Keep it short. -->
+
+**Stack:**
+**Conventions:**
+**Constraints:**
+"""
+
+GITATTRIBUTES_LINES = [
+    "# memcli: memory files merge by union, so entries and messages from both sides are kept",
+    ".memory/*/*.md merge=union",
+    ".memory/*/.removed merge=union",
+    ".memory/conversations/*.jsonl merge=union",
+]
+GITIGNORE_LINES = ["# memcli: the search index and session state are a local cache", ".memory/.vault/"]
+
+
+@dataclass
+class InitPlan:
+    root: Path
+    create_dirs: list[Path] = field(default_factory=list)
+    write_files: dict[Path, str] = field(default_factory=dict)
+    messages: list[str] = field(default_factory=list)
+
+
+def git_toplevel(cwd: Path) -> Path | None:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return Path(out.stdout.strip()) if out.returncode == 0 and out.stdout.strip() else None
+
+
+def _append_lines(path: Path, lines: list[str], plan: InitPlan) -> None:
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        raise MemcliError(f"{path} is not a regular file; refusing to change it")
+    current = read_text(path)
+    if current is None:
+        current = ""
+    present = {line.strip() for line in current.splitlines()}
+    missing = [line for line in lines if line.strip() not in present and not line.startswith("#")]
+    if not missing:
+        return
+    comment = [line for line in lines if line.startswith("#") and line.strip() not in present]
+    prefix = current if not current or current.endswith("\n") else current + "\n"
+    if prefix:
+        prefix += "\n"
+    plan.write_files[path] = prefix + "\n".join(comment + missing) + "\n"
+    plan.messages.append(f"{'updated' if current else 'created'} {path.name} (+{len(missing)} lines)")
+
+
+def plan_init(layout: Layout) -> InitPlan:
+    plan = InitPlan(root=layout.root)
+    if not layout.root.is_dir():
+        raise MemcliError(f"{layout.root} is not a folder")
+    for path in (layout.memory, layout.state):
+        if path.exists() and not path.is_dir():
+            raise MemcliError(f"{path} exists and is not a folder")
+        if not path.exists():
+            plan.create_dirs.append(path)
+    if not layout.memory.exists():
+        plan.messages.append(f"created {layout.memory}/")
+    project = layout.project_file
+    if project.exists() and not project.is_file():
+        raise MemcliError(f"{project} exists and is not a file")
+    if not project.exists():
+        plan.write_files[project] = PROJECT_TEMPLATE
+        plan.messages.append(f"created {project.relative_to(layout.root)} (edit it: `memcli edit _project`)")
+    _append_lines(layout.root / ".gitattributes", GITATTRIBUTES_LINES, plan)
+    _append_lines(layout.root / ".gitignore", GITIGNORE_LINES, plan)
+    return plan
+
+
+def apply_init(plan: InitPlan) -> None:
+    for path in plan.create_dirs:
+        path.mkdir(parents=True, exist_ok=True)
+    for path, text in plan.write_files.items():
+        atomic_write(path, text)

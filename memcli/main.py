@@ -1,0 +1,71 @@
+"""Entry point.  ``search`` and ``inject`` run on every agent prompt, so they take a
+fast path that never imports Typer, rich or GitPython; every other command (and
+``--help``, and any argument the fast path does not understand) goes through Typer.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+_OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(=.*)?", re.S)
+TEXT_COMMANDS = {"add", "edit"}
+
+
+def split_global(argv: list[str]) -> tuple[str | None, list[str]] | None:
+    """``--dir PATH`` before the command, and the rest.  None if anything else is there."""
+    dir_option = None
+    i = 0
+    while i < len(argv) and argv[i].startswith("-"):
+        arg = argv[i]
+        if arg == "--dir" and i + 1 < len(argv):
+            dir_option = argv[i + 1]
+            i += 2
+        elif arg.startswith("--dir="):
+            dir_option = arg[len("--dir=") :]
+            i += 1
+        else:
+            return None
+    return dir_option, argv[i:]
+
+
+def protect_text(argv: list[str]) -> list[str]:
+    """Let ``memcli add dev tasks "- [ ] write the test"`` store the text as typed.
+
+    For add/edit, an argument that starts with '-' but is not an option (it has a
+    space, or no letter after the dash) is text: move it after a ``--``.
+    """
+    parsed = split_global(argv)
+    if not parsed or not parsed[1] or parsed[1][0] not in TEXT_COMMANDS or "--" in argv:
+        return argv
+    head, texts = [], []
+    for arg in argv:
+        if arg.startswith("-") and arg != "-" and not _OPTION_LIKE.fullmatch(arg):
+            texts.append(arg)
+        else:
+            head.append(arg)
+    return head + ["--", *texts] if texts else argv
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parsed = split_global(argv)
+        if parsed and parsed[1] and parsed[1][0] in ("search", "inject"):
+            from memcli.cli import fast
+
+            code = fast.run(parsed[1][0], parsed[1][1:], parsed[0])
+            if code is not None:
+                return code
+        from memcli.cli.app import run
+
+        return run(protect_text(argv))
+    except KeyboardInterrupt:
+        sys.stderr.write("memcli: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`memcli list | head`): not an error.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0

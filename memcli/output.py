@@ -1,0 +1,55 @@
+"""Terminal manners: plain text on a pipe, colour only on a terminal, NO_COLOR honoured, JSON."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import IO, Any
+
+
+def use_color(stream: IO[str] | None = None) -> bool:
+    stream = stream or sys.stdout
+    if "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def style(text: str, code: str, stream: IO[str] | None = None) -> str:
+    """Wrap ``text`` in an ANSI SGR code when ``stream`` is a colour terminal."""
+    return f"\x1b[{code}m{text}\x1b[0m" if use_color(stream) else text
+
+
+def bold(text: str) -> str:
+    return style(text, "1")
+
+
+def dim(text: str) -> str:
+    return style(text, "2")
+
+
+def to_json(data: Any) -> str:
+    import orjson
+
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode("utf-8")
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(to_json(data) + "\n")
+
+
+def warn(message: str) -> None:
+    sys.stderr.write(f"memcli: warning: {message}\n")
+
+
+def error(message: str) -> None:
+    sys.stderr.write(f"memcli: error: {message}\n")
+
+
+def is_interactive() -> bool:
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,127 @@
+"""Where things live: finding the memory root, validating names, safe paths."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from memcli.errors import InvalidName, MemcliError, NotInitialized
+
+MEMORY_DIR = ".memory"
+STATE_DIR = ".vault"
+PROJECT_FILE = "_project.md"
+CONFIG_FILE = "config.toml"
+CONVERSATIONS_DIR = "conversations"
+REMOVED_FILE = ".removed"
+PROJECT_NAME = "_project"  # how commands name _project.md where they take an agent
+
+_AGENT_RE = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
+RESERVED_AGENTS = {CONVERSATIONS_DIR}
+
+
+def validate_agent(agent: str) -> str:
+    """Return the agent id, or raise InvalidName with a clear reason."""
+    if agent in RESERVED_AGENTS:
+        raise InvalidName(f"invalid agent id {agent!r}: {agent!r} is reserved")
+    if not _AGENT_RE.fullmatch(agent or ""):
+        raise InvalidName(
+            f"invalid agent id {agent!r}: use 1-64 lower-case letters, digits, '.', '_' or '-',"
+            " starting with a letter or digit"
+        )
+    return agent
+
+
+def validate_category(category: str, categories: tuple[str, ...]) -> str:
+    if category not in categories:
+        raise InvalidName(f"unknown category {category!r}; valid categories: {', '.join(categories)}")
+    return category
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The paths of one memory tree.  ``root`` is the folder that holds ``.memory/``."""
+
+    root: Path
+
+    @property
+    def memory(self) -> Path:
+        return self.root / MEMORY_DIR
+
+    @property
+    def state(self) -> Path:
+        return self.memory / STATE_DIR
+
+    @property
+    def index_dir(self) -> Path:
+        return self.state / "index"
+
+    @property
+    def checkpoints(self) -> Path:
+        return self.state / "checkpoints"
+
+    @property
+    def lock_path(self) -> Path:
+        return self.state / "lock"
+
+    @property
+    def project_file(self) -> Path:
+        return self.memory / PROJECT_FILE
+
+    @property
+    def config_file(self) -> Path:
+        return self.memory / CONFIG_FILE
+
+    @property
+    def conversations(self) -> Path:
+        return self.memory / CONVERSATIONS_DIR
+
+    def agent_dir(self, agent: str) -> Path:
+        return self.memory / validate_agent(agent)
+
+    def category_file(self, agent: str, category: str) -> Path:
+        return self.agent_dir(agent) / f"{category}.md"
+
+    def removed_file(self, agent: str) -> Path:
+        return self.agent_dir(agent) / REMOVED_FILE
+
+    def exists(self) -> bool:
+        return self.memory.is_dir()
+
+    def require(self) -> "Layout":
+        if not self.exists():
+            raise NotInitialized(f"no {MEMORY_DIR}/ in {self.root} — run `memcli init` first")
+        return self
+
+    def check_inside(self, path: Path) -> Path:
+        """Refuse a write whose real location is outside ``.memory/`` (a symlink escape)."""
+        memory = Path(os.path.realpath(self.memory))
+        parent = Path(os.path.realpath(path.parent))
+        if parent != memory and memory not in parent.parents:
+            raise MemcliError(f"refusing to write {path}: it resolves outside {self.memory}")
+        if path.is_symlink():
+            target = Path(os.path.realpath(path))
+            if memory not in target.parents:
+                raise MemcliError(f"refusing to write {path}: it is a symlink that leads outside {self.memory}")
+        return path
+
+
+def find_layout(dir_option: str | None = None, *, must_exist: bool = True) -> Layout:
+    """The memory tree for ``--dir``/``MEMCLI_DIR``, else the nearest ``.memory/`` upwards."""
+    explicit = dir_option or os.environ.get("MEMCLI_DIR")
+    if explicit:
+        path = Path(explicit).expanduser()
+        if path.name == MEMORY_DIR and path.is_dir():
+            path = path.parent
+        layout = Layout(path.absolute())
+        if must_exist and not path.is_dir():
+            raise NotInitialized(f"--dir {explicit}: no such folder")
+        return layout.require() if must_exist else layout
+    cwd = Path.cwd()
+    for folder in (cwd, *cwd.parents):
+        if (folder / MEMORY_DIR).is_dir():
+            return Layout(folder)
+    if must_exist:
+        raise NotInitialized(f"no {MEMORY_DIR}/ found in {cwd} or any folder above it — run `memcli init` first")
+    return Layout(cwd)

@@ -1,0 +1,248 @@
+"""Entries on disk: read, add, update and remove, one vault file per agent and category.
+
+Reads never take the lock.  Every write takes the memory lock, re-reads the file,
+changes it and replaces it atomically, so concurrent processes never lose an entry.
+Removed ids are recorded in ``<agent>/.removed`` (merged by union in git) so that a
+merge cannot bring a removed entry back.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from memcli import vault
+from memcli.config import Config, load_config
+from memcli.errors import MemcliError, NotFound, VaultFormatError
+from memcli.fsutil import atomic_write, file_lock, read_text
+from memcli.paths import CONVERSATIONS_DIR, Layout, validate_agent, validate_category
+from memcli.vault import Entry
+
+
+@dataclass
+class Located:
+    """An entry together with where it lives."""
+
+    agent: str
+    category: str
+    entry: Entry
+
+
+def read_vault_file(path: Path) -> list[Entry]:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except IsADirectoryError:
+        raise VaultFormatError(f"{path} is a folder, not a vault file") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise VaultFormatError(f"{path} cannot be read as a vault file: not UTF-8 text (byte {exc.start})") from None
+    if "\x00" in text:
+        raise VaultFormatError(f"{path} cannot be read as a vault file: it contains NUL bytes")
+    return vault.parse(text)
+
+
+def assign_provisional_ids(entries: list[Entry], fallback_ms: int) -> list[Entry]:
+    """Give entries found without an id marker a stable id derived from the file.
+
+    The id is the header date (or the file's modification time) in milliseconds,
+    moved forward past any id already in the file.  It is deterministic for the same
+    file, and it is the id the entry keeps when the file is next written.
+    """
+    if all(e.id is not None for e in entries):
+        return entries
+    used = {e.id for e in entries if e.id is not None}
+    for e in entries:
+        if e.id is None:
+            candidate = (vault.id_for_date(e.date) if e.date else None) or fallback_ms
+            while candidate in used:
+                candidate += 1
+            e.id = candidate
+            used.add(candidate)
+    return entries
+
+
+class Store:
+    def __init__(self, layout: Layout, config: Config | None = None):
+        self.layout = layout
+        self.config = config or load_config(layout.memory)
+        # Called as listener(agent, category) after memcli writes a vault file, under the lock.
+        self.listeners: list[Callable[[str, str], None]] = []
+
+    # ---------------------------------------------------------------- names
+    @property
+    def categories(self) -> tuple[str, ...]:
+        return self.config.vault_categories
+
+    def check(self, agent: str, category: str | None = None) -> None:
+        validate_agent(agent)
+        if category is not None:
+            validate_category(category, self.categories)
+
+    def agents(self) -> list[str]:
+        """Agents that have a folder in the memory tree, sorted."""
+        try:
+            names = os.listdir(self.layout.memory)
+        except FileNotFoundError:
+            return []
+        found = []
+        for name in names:
+            if name.startswith((".", "_")) or name == CONVERSATIONS_DIR:
+                continue
+            if (self.layout.memory / name).is_dir():
+                try:
+                    found.append(validate_agent(name))
+                except MemcliError:
+                    continue
+        return sorted(found)
+
+    # ---------------------------------------------------------------- reading
+    def removed_ids(self, agent: str) -> set[tuple[str, int]]:
+        text = read_text(self.layout.removed_file(agent)) or ""
+        removed = set()
+        for line in text.splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[1].isdigit():
+                removed.add((parts[0], int(parts[1])))
+        return removed
+
+    def _read_raw(self, agent: str, category: str) -> list[Entry]:
+        path = self.layout.category_file(agent, category)
+        entries = read_vault_file(path)
+        if entries:
+            try:
+                fallback = int(path.stat().st_mtime * 1000)
+            except OSError:
+                fallback = int(time.time() * 1000)
+            assign_provisional_ids(entries, fallback)
+        return entries
+
+    def read(self, agent: str, category: str, removed: set[tuple[str, int]] | None = None) -> list[Entry]:
+        """The visible entries of one vault file, newest first."""
+        self.check(agent, category)
+        if removed is None:
+            removed = self.removed_ids(agent)
+        entries = [e for e in self._read_raw(agent, category) if (category, e.id) not in removed]
+        entries.sort(key=lambda e: e.id or 0, reverse=True)
+        return entries
+
+    def iter_entries(self, agent: str | None = None, category: str | None = None) -> Iterator[Located]:
+        agents = [agent] if agent else self.agents()
+        categories = [category] if category else list(self.categories)
+        for a in agents:
+            removed = self.removed_ids(a)
+            for c in categories:
+                for e in self.read(a, c, removed):
+                    yield Located(a, c, e)
+
+    def find(self, agent: str, entry_id: int) -> Located:
+        self.check(agent)
+        for located in self.iter_entries(agent):
+            if located.entry.id == entry_id:
+                return located
+        raise NotFound(f"no entry {entry_id} for agent {agent!r}")
+
+    # ---------------------------------------------------------------- writing
+    def lock(self):
+        return file_lock(self.layout.lock_path, self.config.vault_lock_timeout)
+
+    def _new_id(self, used: set[int]) -> int:
+        """A millisecond id greater than every id in the file and every id memcli issued here."""
+        last_path = self.layout.state / "last-id"
+        last = read_text(last_path)
+        last_id = int(last) if last and last.strip().isdigit() else 0
+        new = max(time.time_ns() // 1_000_000, last_id + 1, max(used, default=0) + 1)
+        atomic_write(last_path, str(new))
+        return new
+
+    def _write(self, agent: str, category: str, entries: list[Entry]) -> None:
+        """Write a vault file: renumber duplicate ids, drop exact copies, persist ids."""
+        path = self.layout.category_file(agent, category)
+        self.layout.check_inside(path)
+        seen: dict[int, list[Entry]] = {}
+        final: list[Entry] = []
+        for e in entries:
+            assert e.id is not None
+            twins = seen.setdefault(e.id, [])
+            if any(t.body == e.body and t.tags == e.tags and t.header_date == e.header_date for t in twins):
+                continue  # an exact copy, as a merge or a copy-paste leaves
+            twins.append(e)
+            final.append(e)
+        used = {e.id for e in final if e.id is not None}
+        for twins in seen.values():
+            for twin in twins[1:]:
+                twin.id = self._new_id(used)
+                used.add(twin.id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, vault.serialize(final))
+        for listener in self.listeners:
+            listener(agent, category)
+
+    def _rewrite(self, agent: str, category: str, change: Callable[[list[Entry]], list[Entry]]) -> None:
+        removed = self.removed_ids(agent)
+        entries = [e for e in self._read_raw(agent, category) if (category, e.id) not in removed]
+        self._write(agent, category, change(entries))
+
+    def add(self, agent: str, category: str, body: str, tags: list[str] | None = None) -> Entry:
+        """Append an entry (newest first in the file) and return it with its new id."""
+        self.check(agent, category)
+        tags = vault.merge_tags(tags or [], vault.hashtags(body))
+        self.layout.require()
+        with self.lock():
+            raw = self._read_raw(agent, category)
+            removed = self.removed_ids(agent)
+            entry = Entry(id=self._new_id({e.id for e in raw if e.id is not None}), date=None, tags=tags, body=body)
+            self._write(agent, category, [entry, *(e for e in raw if (category, e.id) not in removed)])
+        return entry
+
+    def update(self, agent: str, entry_id: int, body: str | None = None, tags: list[str] | None = None) -> Located:
+        """Replace an entry's body and/or tags.  Tags default to the old ones plus the body's hashtags."""
+        self.check(agent)
+        with self.lock():
+            located = self.find(agent, entry_id)
+            old = located.entry
+            new_body = old.body if body is None else body
+            new_tags = tags if tags is not None else vault.merge_tags(old.tags, vault.hashtags(new_body))
+            updated = Entry(id=old.id, date=old.date, tags=new_tags, body=new_body)
+
+            def change(entries: list[Entry]) -> list[Entry]:
+                done = False
+                out = []
+                for e in entries:
+                    if not done and e.id == entry_id:
+                        out.append(updated)
+                        done = True
+                    else:
+                        out.append(e)
+                return out
+
+            self._rewrite(agent, located.category, change)
+        return Located(agent, located.category, updated)
+
+    def remove(self, agent: str, entry_ids: list[int]) -> list[Located]:
+        """Remove entries by id: all of them, or none if any id is unknown."""
+        self.check(agent)
+        with self.lock():
+            targets = [self.find(agent, i) for i in dict.fromkeys(entry_ids)]
+            record = "".join(f"{t.category} {t.entry.id}\n" for t in targets)
+            removed_path = self.layout.removed_file(agent)
+            self.layout.check_inside(removed_path)
+            atomic_write(removed_path, (read_text(removed_path) or "") + record)
+            for category in dict.fromkeys(t.category for t in targets):
+                self._rewrite(agent, category, lambda entries: entries)
+        return targets
+
+    # ---------------------------------------------------------------- project
+    def read_project(self) -> str:
+        return read_text(self.layout.project_file) or ""
+
+    def write_project(self, text: str) -> None:
+        self.layout.require()
+        with self.lock():
+            self.layout.check_inside(self.layout.project_file)
+            atomic_write(self.layout.project_file, text)
