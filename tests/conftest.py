@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+EXAMPLES = SHARED / "reference" / "aiteam-x-examples"
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMCLI_")}
+    env.update({"NO_COLOR": "1", "GIT_CONFIG_NOSYSTEM": "1", "EDITOR": "false", "VISUAL": ""})
+    env.update(extra)
+    return env
+
+
+def run(*args: str, cwd: Path, input: str | None = None, env: dict[str, str] | None = None, check: bool = False):
+    """Run memcli in a real process, as a user or a wrapper would."""
+    result = subprocess.run(
+        [sys.executable, "-m", "memcli", *args],
+        cwd=cwd,
+        input=input,
+        capture_output=True,
+        text=True,
+        env=env or clean_env(),
+        timeout=120,
+    )
+    if check and result.returncode != 0:
+        raise AssertionError(f"memcli {' '.join(args)} failed ({result.returncode}):\n{result.stderr}")
+    return result
+
+
+def git(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess:
+    env = clean_env(
+        GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com"
+    )
+    result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=120)
+    if check and result.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git repository with memcli initialised (no hooks) and one commit."""
+    path = tmp_path / "repo"
+    path.mkdir()
+    git("init", "-q", "-b", "main", cwd=path)
+    run("init", "--no-hooks", cwd=path, check=True)
+    git("add", "-A", cwd=path)
+    git("commit", "-qm", "init", cwd=path)
+    return path
+
+
+@pytest.fixture
+def mem(tmp_path: Path) -> Path:
+    """A folder with an initialised .memory/ and no git."""
+    path = tmp_path / "proj"
+    path.mkdir()
+    run("init", "--no-hooks", cwd=path, check=True)
+    return path
+
+
+def tree(path: Path) -> dict[str, bytes]:
+    """Every file below ``path`` with its content (for 'nothing changed' checks)."""
+    return {
+        str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file() and ".git/" not in str(p)
+    }

@@ -1,0 +1,351 @@
+"""The everyday commands, run as real processes on real folders."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memcli import vault
+from memcli.paths import Layout
+from memcli.store import Store
+
+from .conftest import clean_env, git, run, tree
+
+HAND_WRITTEN = """Notes an agent wrote by hand, with no marker at all.
+
+<!-- id:1773679871839 -->
+## 2026-03-16T16:51 · #auto-handoff #session-close
+
+A body with a dash line
+---
+and more after it, issue #42 and colour #fff.
+
+---
+
+<!-- id:1773679871839 -->
+## 2026-03-16T16:51 · #duplicate
+
+Same id, other text (a merge left it).
+
+---
+
+## 2026-03-17T09:00 · #agent-written
+
+Written by an agent without an id marker.
+
+---
+<!-- id:1773679871000 -->
+## 2026-03-16T16:40
+
+Entry whose separator a union merge dropped, followed directly by the next marker.
+<!-- id:1773679870000 -->
+## 2026-03-16T16:30 · #décision
+
+Last one, no trailing newline.
+
+---"""
+
+
+def test_hand_written_file_keeps_all_its_text_after_add(mem: Path):
+    path = mem / ".memory" / "dev" / "decisions.md"
+    path.parent.mkdir()
+    path.write_text(HAND_WRITTEN)
+    before = vault.parse(HAND_WRITTEN)
+    result = run("add", "dev", "decisions", "a new decision", cwd=mem, check=True)
+    new_id = int(result.stdout)
+    after = vault.parse(path.read_text())
+    assert path.read_text().endswith("---\n")
+    assert sorted(e.body for e in after) == sorted([e.body for e in before] + ["a new decision"])
+    ids = [e.id for e in after]
+    assert None not in ids and len(set(ids)) == len(ids), "duplicate ids renumbered, unmarked text got ids"
+    assert new_id in ids
+    tags = {e.body: e.tags for e in after}
+    assert tags["Last one, no trailing newline."] == ["décision"]
+    assert tags["Written by an agent without an id marker."] == ["agent-written"]
+    assert "auto-handoff" in next(t for b, t in tags.items() if b.startswith("A body with a dash line"))
+    # Listing shows the six entries of the file and the new one.
+    listed = json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)
+    assert len(listed) == 7
+
+
+def test_provisional_ids_are_stable_until_written(mem: Path):
+    path = mem / ".memory" / "dev" / "lessons.md"
+    path.parent.mkdir()
+    path.write_text("## 2026-02-02T10:00\n\nhand written lesson\n")
+    first = json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)[0]["id"]
+    second = json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)[0]["id"]
+    assert first == second
+    run("edit", "dev", str(first), "edited lesson", cwd=mem, check=True)
+    assert f"<!-- id:{first} -->" in path.read_text()
+
+
+ADDER = """
+import sys
+from memcli.paths import Layout
+from memcli.store import Store
+store = Store(Layout(__import__('pathlib').Path(sys.argv[1])))
+for i in range(10):
+    store.add("dev", "lessons", f"worker {sys.argv[2]} lesson {i}")
+"""
+
+
+def test_six_processes_adding_at_once_lose_nothing(mem: Path):
+    procs = [
+        subprocess.Popen([sys.executable, "-c", ADDER, str(mem), str(w)], stderr=subprocess.PIPE, text=True)
+        for w in range(6)
+    ]
+    errors = [p.communicate(timeout=120)[1] for p in procs]
+    assert all(p.returncode == 0 for p in procs), errors
+    entries = Store(Layout(mem)).read("dev", "lessons")
+    assert len(entries) == 60
+    assert len({e.id for e in entries}) == 60
+    assert {e.body for e in entries} == {f"worker {w} lesson {i}" for w in range(6) for i in range(10)}
+
+
+def test_ids_strictly_increase_within_a_file(mem: Path):
+    store = Store(Layout(mem))
+    ids = [store.add("dev", "tasks", f"- [ ] t{i}").id for i in range(20)]
+    assert ids == sorted(ids) and len(set(ids)) == 20
+
+
+@pytest.mark.parametrize("agent", ["../x", "a/b", ".hidden", "conversations", "", "Dev", "_project", "x" * 65])
+def test_bad_agent_ids_are_refused_before_touching_disk(tmp_path: Path, mem: Path, agent: str):
+    before = tree(tmp_path)
+    result = run("add", agent, "decisions", "text", cwd=mem)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert tree(tmp_path) == before
+
+
+def test_unknown_category_lists_the_valid_ones(tmp_path: Path, mem: Path):
+    before = tree(tmp_path)
+    result = run("add", "dev", "ideas", "text", cwd=mem)
+    assert result.returncode == 1
+    assert "decisions, lessons, tasks, projects, handoffs" in result.stderr
+    assert tree(tmp_path) == before
+
+
+def test_missing_memory_says_to_run_init(tmp_path: Path):
+    for args in (["add", "dev", "decisions", "x"], ["list"], ["status"]):
+        result = run(*args, cwd=tmp_path)
+        assert result.returncode == 1
+        assert "memcli init" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / ".memory").exists()
+
+
+def test_text_from_stdin_and_leading_dash_text(mem: Path):
+    run("add", "dev", "tasks", "-", cwd=mem, input="- [ ] from stdin\n", check=True)
+    run("add", "dev", "tasks", "- [ ] write the login test", "--tag", "auth", cwd=mem, check=True)
+    entries = Store(Layout(mem)).read("dev", "tasks")
+    assert [e.body for e in entries] == ["- [ ] write the login test", "- [ ] from stdin"]
+    assert entries[0].tags == ["auth"]
+
+
+def test_editor_is_used_when_no_text_on_a_terminal_only(mem: Path):
+    # Not a terminal (pipes): no editor, a clear error and nothing written.
+    result = run("add", "dev", "lessons", cwd=mem)
+    assert result.returncode == 1 and "TEXT" in result.stderr
+    assert not (mem / ".memory" / "dev" / "lessons.md").exists()
+
+
+def test_edit_through_editor(mem: Path, tmp_path: Path):
+    store = Store(Layout(mem))
+    e = store.add("dev", "lessons", "old text")
+    script = tmp_path / "ed.sh"
+    script.write_text("#!/bin/sh\nsed -i 's/old/new/' \"$1\"\n")
+    script.chmod(0o755)
+    # Run through `script` is not available everywhere; call the library path the command uses.
+    from memcli.cli.common import edit_in_editor
+
+    os.environ["EDITOR"] = str(script)
+    try:
+        assert edit_in_editor("old text") == "new text"
+    finally:
+        del os.environ["EDITOR"]
+    assert store.find("dev", e.id).entry.body == "old text"
+
+
+def test_edit_changes_body_and_tags(mem: Path):
+    store = Store(Layout(mem))
+    e = store.add("dev", "decisions", "Use SSE #sse")
+    run("edit", "dev", str(e.id), "Use SSE everywhere #sse #streaming", cwd=mem, check=True)
+    got = store.find("dev", e.id).entry
+    assert got.body == "Use SSE everywhere #sse #streaming" and got.tags == ["sse", "streaming"]
+    run("edit", "dev", str(e.id), "--tag", "final", cwd=mem, check=True)
+    got = store.find("dev", e.id).entry
+    assert got.tags == ["final"] and got.body == "Use SSE everywhere #sse #streaming"
+    result = run("edit", "dev", "999", "x", cwd=mem)
+    assert result.returncode == 1 and "no entry 999" in result.stderr
+
+
+def test_edit_project_file(mem: Path):
+    run("edit", "_project", "-", cwd=mem, input="# Shop\nStack: Django\n", check=True)
+    assert (mem / ".memory" / "_project.md").read_text() == "# Shop\nStack: Django\n"
+    assert run("show", "_project", cwd=mem, check=True).stdout == "# Shop\nStack: Django\n"
+
+
+def test_rm_is_all_or_nothing(mem: Path):
+    store = Store(Layout(mem))
+    a = store.add("dev", "decisions", "a")
+    b = store.add("dev", "lessons", "b")
+    path = mem / ".memory" / "dev" / "decisions.md"
+    before = path.read_text()
+    result = run("rm", "dev", str(a.id), str(b.id), "12345", cwd=mem)
+    assert result.returncode == 1 and "12345" in result.stderr
+    assert path.read_text() == before and not (mem / ".memory" / "dev" / ".removed").exists()
+    run("rm", "dev", str(a.id), str(b.id), "--yes", cwd=mem, check=True)
+    assert store.read("dev", "decisions") == [] and store.read("dev", "lessons") == []
+    assert (mem / ".memory" / "dev" / ".removed").read_text() == f"decisions {a.id}\nlessons {b.id}\n"
+
+
+def test_removed_entry_stays_removed_when_it_comes_back(mem: Path):
+    store = Store(Layout(mem))
+    a = store.add("dev", "decisions", "to be removed")
+    path = mem / ".memory" / "dev" / "decisions.md"
+    old = path.read_text()
+    store.remove("dev", [a.id])
+    path.write_text(old)  # what a union merge with an untouched branch can do
+    assert store.read("dev", "decisions") == []
+    store.add("dev", "decisions", "another")
+    assert "to be removed" not in path.read_text()
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----",
+        "aws key AKIAABCDEFGHIJKLMNOP",
+        "token ghp_" + "a1B2" * 9,
+        "gitlab glpat-" + "x1y2z3" * 4,
+        "slack xoxb-1234567890-abcdefghij",
+        "openai sk-proj-" + "Ab1" * 10,
+        "DATABASE_PASSWORD=hunter2hunter2",
+    ],
+)
+def test_secrets_are_refused_unless_allowed(mem: Path, secret: str):
+    result = run("add", "dev", "lessons", secret, cwd=mem)
+    assert result.returncode == 1 and "secret" in result.stderr and "--allow-secret" in result.stderr
+    assert secret not in result.stderr
+    assert not (mem / ".memory" / "dev" / "lessons.md").exists()
+    run("add", "dev", "lessons", secret, "--allow-secret", cwd=mem, check=True)
+
+
+def test_ordinary_text_is_not_a_secret(mem: Path):
+    for text in ["the password: is stored in vault", "max_tokens = 4096", "set token=${GITHUB_TOKEN} in CI",
+                 "password = <your password>", "sk-learn is a library"]:
+        run("add", "dev", "lessons", text, cwd=mem, check=True)
+
+
+def test_symlink_never_leads_a_write_outside(mem: Path, tmp_path: Path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (mem / ".memory" / "dev").symlink_to(outside)
+    result = run("add", "dev", "decisions", "x", cwd=mem)
+    assert result.returncode == 1 and "outside" in result.stderr
+    assert list(outside.iterdir()) == []
+
+
+def test_unreadable_vault_file_is_reported_with_its_path(mem: Path):
+    path = mem / ".memory" / "dev" / "lessons.md"
+    path.parent.mkdir()
+    path.write_bytes(b"\xff\xfe binary \x00")
+    result = run("list", "dev", cwd=mem)
+    assert result.returncode == 1 and str(path) in result.stderr and "Traceback" not in result.stderr
+    result = run("add", "dev", "lessons", "x", cwd=mem)
+    assert result.returncode == 1 and path.read_bytes() == b"\xff\xfe binary \x00"
+
+
+def test_bad_config_is_one_line(mem: Path):
+    (mem / ".memory" / "config.toml").write_text("[inject\nbudget=")
+    result = run("list", cwd=mem)
+    assert result.returncode == 1 and "not valid TOML" in result.stderr
+    (mem / ".memory" / "config.toml").write_text("[inject]\nbudget = -5\n")
+    result = run("list", cwd=mem)
+    assert result.returncode == 1 and "inject.budget" in result.stderr
+
+
+def test_config_adds_categories(mem: Path):
+    (mem / ".memory" / "config.toml").write_text('[vault]\ncategories = ["decisions", "lessons", "tasks", "projects", "handoffs", "ideas"]\n')
+    run("add", "dev", "ideas", "a new idea", cwd=mem, check=True)
+    assert "ideas 1" in run("status", cwd=mem, check=True).stdout
+
+
+def test_init_is_idempotent_and_keeps_existing_lines(tmp_path: Path):
+    git("init", "-q", cwd=tmp_path)
+    (tmp_path / ".gitignore").write_text("node_modules/")
+    (tmp_path / ".gitattributes").write_text("*.png binary\n")
+    run("init", cwd=tmp_path, check=True)
+    first = tree(tmp_path)
+    assert (tmp_path / ".gitignore").read_text().startswith("node_modules/\n")
+    assert ".memory/.vault/" in (tmp_path / ".gitignore").read_text()
+    assert "*.png binary" in (tmp_path / ".gitattributes").read_text()
+    assert ".memory/*/*.md merge=union" in (tmp_path / ".gitattributes").read_text()
+    result = run("init", cwd=tmp_path, check=True)
+    assert "nothing to do" in result.stdout
+    assert tree(tmp_path) == first
+
+
+def test_init_from_a_subfolder_uses_the_repository_root(tmp_path: Path):
+    git("init", "-q", cwd=tmp_path)
+    sub = tmp_path / "src" / "pkg"
+    sub.mkdir(parents=True)
+    run("init", cwd=sub, check=True)
+    assert (tmp_path / ".memory" / "_project.md").exists() and not (sub / ".memory").exists()
+    run("add", "dev", "lessons", "found from below", cwd=sub, check=True)
+    assert (tmp_path / ".memory" / "dev" / "lessons.md").exists()
+
+
+def test_init_checks_everything_before_writing(tmp_path: Path):
+    (tmp_path / ".gitignore").mkdir()  # cannot be appended to
+    before = tree(tmp_path)
+    result = run("--dir", str(tmp_path), "init", cwd=tmp_path)
+    assert result.returncode == 1 and ".gitignore" in result.stderr
+    assert tree(tmp_path) == before and not (tmp_path / ".memory").exists()
+
+
+def test_dir_option_and_env(mem: Path, tmp_path: Path):
+    run("--dir", str(mem), "add", "dev", "lessons", "via --dir", cwd=tmp_path, check=True)
+    out = run("list", "--json", cwd=tmp_path, env=clean_env(MEMCLI_DIR=str(mem)), check=True).stdout
+    assert json.loads(out)[0]["body"] == "via --dir"
+
+
+def test_show_and_list_json(mem: Path):
+    store = Store(Layout(mem))
+    e = store.add("dev", "decisions", "Adopt SSE #sse")
+    shown = json.loads(run("show", "dev", str(e.id), "--json", cwd=mem, check=True).stdout)
+    assert shown == {"id": e.id, "agent": "dev", "category": "decisions", "date": e.header_date,
+                     "tags": ["sse"], "body": "Adopt SSE #sse"}
+    assert json.loads(run("list", "--tag", "sse", "--json", cwd=mem, check=True).stdout)[0]["id"] == e.id
+    assert json.loads(run("list", "--tag", "nope", "--json", cwd=mem, check=True).stdout) == []
+
+
+def test_status_counts(mem: Path):
+    store = Store(Layout(mem))
+    store.add("dev", "tasks", "- [ ] one\n- [x] two\n- [ ] three")
+    h = store.add("dev", "handoffs", "[User]: hi")
+    report = json.loads(run("status", "--json", cwd=mem, check=True).stdout)
+    dev = report["agents"]["dev"]
+    assert dev["open_tasks"] == 2 and dev["entries"] == 2
+    assert dev["last_handoff"]["id"] == h.id and dev["categories"]["tasks"]["entries"] == 1
+
+
+def test_lock_timeout_is_a_clear_error(mem: Path):
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import fcntl,sys,time; f=open(sys.argv[1],'a'); fcntl.flock(f,fcntl.LOCK_EX); print('locked',flush=True); time.sleep(30)",
+         str(mem / ".memory" / ".vault" / "lock")],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        (mem / ".memory" / "config.toml").write_text("[vault]\nlock_timeout = 0.3\n")
+        result = run("add", "dev", "lessons", "x", cwd=mem)
+        assert result.returncode == 1 and "lock" in result.stderr and "Traceback" not in result.stderr
+    finally:
+        holder.kill()
+        holder.wait()

@@ -1,0 +1,132 @@
+"""The AITEAM-X vault format, with none of that implementation's data-loss bugs."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memcli import vault
+from memcli.store import assign_provisional_ids
+from memcli.vault import Entry
+
+from .conftest import EXAMPLES
+
+
+def roundtrip(entries: list[Entry]) -> list[Entry]:
+    return vault.parse(vault.serialize(entries))
+
+
+def test_reads_the_aiteam_x_example():
+    entries = vault.parse((EXAMPLES / "vault-entry.example.md").read_text())
+    assert len(entries) == 1
+    e = entries[0]
+    assert e.id == 1773679871839
+    assert e.date == "2026-03-16T16:51"
+    assert e.tags == ["react", "typescript", "components"]
+    assert e.body == "Conteúdo da memória em markdown livre."
+
+
+def test_writes_the_original_layout_with_a_trailing_newline():
+    text = vault.serialize([Entry(1773679871839, None, ["react", "typescript"], "Body.")])
+    assert text == "<!-- id:1773679871839 -->\n## 2026-03-16T16:51 · #react #typescript\n\nBody.\n\n---\n"
+
+
+def test_missing_trailing_newline_is_accepted():
+    text = "<!-- id:1 -->\n## 2026-01-01T00:00\n\nA\n\n---\n\n<!-- id:2 -->\n## 2026-01-01T00:00\n\nB\n\n---"
+    assert [e.body for e in vault.parse(text)] == ["A", "B"]
+
+
+def test_hyphenated_and_unicode_tags_survive():
+    e = Entry(5, None, ["auto-handoff", "session-close", "decisão", "日本"], "x")
+    assert roundtrip([e])[0].tags == ["auto-handoff", "session-close", "decisão", "日本"]
+
+
+def test_dash_line_inside_a_body_is_body_text():
+    body = "first part\n---\nsecond part\n\n---\n\nthird part"
+    assert roundtrip([Entry(7, None, [], body)])[0].body == body
+
+
+def test_unmarked_text_becomes_an_entry():
+    text = (
+        "Remember: the staging DB is read-only on Fridays.\n\n"
+        "<!-- id:10 -->\n## 2026-01-01T00:00\n\nmarked\n\n---\n\n"
+        "## 2026-02-02T10:00 · #hand-written\n\nan agent wrote this without a marker\n\n---\n"
+    )
+    entries = vault.parse(text)
+    assert [e.body for e in entries] == [
+        "Remember: the staging DB is read-only on Fridays.",
+        "marked",
+        "an agent wrote this without a marker",
+    ]
+    assert entries[2].tags == ["hand-written"] and entries[2].id is None
+
+
+def test_duplicate_ids_are_both_kept():
+    e1, e2 = Entry(9, None, [], "one side"), Entry(9, None, [], "other side")
+    assert [e.body for e in roundtrip([e1, e2])] == ["one side", "other side"]
+
+
+def test_union_merge_without_separator_is_read_by_markers():
+    # What git's union merge leaves when both sides add an entry at the top of a file.
+    text = (
+        "<!-- id:3 -->\n## 2026-01-01T00:03\n\nfrom branch A\n"
+        "<!-- id:2 -->\n## 2026-01-01T00:02\n\nfrom branch B\n\n---\n\n"
+        "<!-- id:1 -->\n## 2026-01-01T00:01\n\nbase\n\n---\n"
+    )
+    assert [(e.id, e.body) for e in vault.parse(text)] == [(3, "from branch A"), (2, "from branch B"), (1, "base")]
+
+
+def test_numbers_and_colours_are_not_tags():
+    assert vault.hashtags("see issue #42, colour #fff and #A1B2C3; tags #sse #auto-handoff #décision") == [
+        "sse",
+        "auto-handoff",
+        "décision",
+    ]
+    assert vault.hashtags("use `#include` and\n```\n#define X\n```\nbut #real") == ["real"]
+    assert vault.hashtags("http://x.test/page#anchor issue#3") == []
+
+
+def test_body_lines_that_look_like_markers_round_trip():
+    body = "<!-- id:123 -->\n## 2026-01-01T00:00 · #x\n\\<!-- id:4 -->\n\\\\## 2026-01-01"
+    out = roundtrip([Entry(1, None, [], body)])
+    assert len(out) == 1 and out[0].body == body
+
+
+def test_open_tasks():
+    body = "- [ ] open one\n- [x] done\n  * [ ] nested open\nnot a task [ ]"
+    assert vault.open_tasks(body) == ["- [ ] open one", "* [ ] nested open"]
+
+
+# ------------------------------------------------------------------ properties
+_tricky_lines = st.sampled_from(
+    ["---", "", " ", "<!-- id:1 -->", "<!-- id:99 -->  ", "## 2026-03-16T16:51", "## 2026-03-16T16:51 · #a #b-c",
+     "\\## 2026-01-01", "\\\\<!-- id:5 -->", "## heading", "#tag", "- [ ] task", "---  ", "\t", "\\"]
+)
+_lines = st.one_of(_tricky_lines, st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), max_size=40))
+bodies = st.lists(_lines, max_size=12).map("\n".join)
+tags = st.lists(st.from_regex(r"[\w\-]{1,12}", fullmatch=True).filter(lambda t: not t.isspace()), max_size=4)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(bodies, tags), min_size=1, max_size=6))
+def test_every_body_round_trips_byte_for_byte(items):
+    entries = [Entry(1000 + i, None, t, b) for i, (b, t) in enumerate(items)]
+    out = roundtrip(entries)
+    assert [(e.id, e.body, e.tags) for e in out] == [(e.id, e.body, e.tags) for e in entries]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_lines, max_size=30).map("\n".join))
+def test_any_file_keeps_its_text_and_rewriting_is_stable(text):
+    entries = assign_provisional_ids(vault.parse(text), 1_700_000_000_000)
+    written = vault.serialize(entries)
+    out_lines = set(written.split("\n"))
+    for line in text.split("\n"):
+        structural = vault.MARKER_RE.fullmatch(line) or vault.HEADER_RE.fullmatch(line) or re.fullmatch(r"-*\s*", line)
+        if not structural:
+            assert line in out_lines or "\\" + line in out_lines, line
+    again = vault.parse(written)
+    assert [(e.id, e.body, e.tags) for e in again] == [(e.id, e.body, e.tags) for e in entries]
+    assert vault.serialize(again) == written
