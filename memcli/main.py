@@ -10,7 +10,8 @@ import re
 import sys
 
 _OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(=.*)?", re.S)
-TEXT_COMMANDS = {"add", "edit"}
+FAST_COMMANDS = ("search",)
+TEXT_COMMANDS = {"add", "edit", "search", "inject"}  # their last arguments are free text
 
 
 def split_global(argv: list[str]) -> tuple[str | None, list[str]] | None:
@@ -33,7 +34,7 @@ def split_global(argv: list[str]) -> tuple[str | None, list[str]] | None:
 def protect_text(argv: list[str]) -> list[str]:
     """Let ``memcli add dev tasks "- [ ] write the test"`` store the text as typed.
 
-    For add/edit, an argument that starts with '-' but is not an option (it has a
+    For these commands, an argument that starts with '-' but is not an option (it has a
     space, or no letter after the dash) is text: move it after a ``--``.
     """
     parsed = split_global(argv)
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         parsed = split_global(argv)
-        if parsed and parsed[1] and parsed[1][0] in ("search", "inject"):
+        if parsed and parsed[1] and parsed[1][0] in FAST_COMMANDS:
             from memcli.cli import fast
 
             code = fast.run(parsed[1][0], parsed[1][1:], parsed[0])
@@ -61,11 +62,26 @@ def main(argv: list[str] | None = None) -> int:
         from memcli.cli.app import run
 
         return run(protect_text(argv))
+    except Exception as exc:
+        from memcli.errors import MemcliError
+
+        if isinstance(exc, MemcliError):
+            sys.stderr.write(f"memcli: error: {exc.message}\n")
+            return exc.exit_code
+        if isinstance(exc, BrokenPipeError):
+            return _quiet_broken_pipe()
+        if os.environ.get("MEMCLI_DEBUG"):
+            raise
+        # A bug: still one line, unless asked for the traceback.
+        sys.stderr.write(f"memcli: internal error: {type(exc).__name__}: {exc} (MEMCLI_DEBUG=1 shows a traceback)\n")
+        return 1
     except KeyboardInterrupt:
         sys.stderr.write("memcli: interrupted\n")
         return 130
-    except BrokenPipeError:
-        # The reader went away (`memcli list | head`): not an error.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader went away (`memcli list | head`): not an error."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 0

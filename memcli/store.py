@@ -38,6 +38,10 @@ def read_vault_file(path: Path) -> list[Entry]:
         return []
     except IsADirectoryError:
         raise VaultFormatError(f"{path} is a folder, not a vault file") from None
+    return parse_vault_bytes(path, raw)
+
+
+def parse_vault_bytes(path: Path, raw: bytes) -> list[Entry]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -71,8 +75,8 @@ class Store:
     def __init__(self, layout: Layout, config: Config | None = None):
         self.layout = layout
         self.config = config or load_config(layout.memory)
-        # Called as listener(agent, category) after memcli writes a vault file, under the lock.
-        self.listeners: list[Callable[[str, str], None]] = []
+        # Called as listener(store, agent, category) after memcli writes a vault file, under the lock.
+        self.listeners: list[Callable[[Store, str, str], None]] = []
 
     # ---------------------------------------------------------------- names
     @property
@@ -122,14 +126,18 @@ class Store:
             assign_provisional_ids(entries, fallback)
         return entries
 
+    def visible(self, category: str, entries: list[Entry], removed: set[tuple[str, int]]) -> list[Entry]:
+        """Entries not recorded as removed, newest first (ids must be assigned)."""
+        out = [e for e in entries if (category, e.id) not in removed]
+        out.sort(key=lambda e: e.id or 0, reverse=True)
+        return out
+
     def read(self, agent: str, category: str, removed: set[tuple[str, int]] | None = None) -> list[Entry]:
         """The visible entries of one vault file, newest first."""
         self.check(agent, category)
         if removed is None:
             removed = self.removed_ids(agent)
-        entries = [e for e in self._read_raw(agent, category) if (category, e.id) not in removed]
-        entries.sort(key=lambda e: e.id or 0, reverse=True)
-        return entries
+        return self.visible(category, self._read_raw(agent, category), removed)
 
     def iter_entries(self, agent: str | None = None, category: str | None = None) -> Iterator[Located]:
         agents = [agent] if agent else self.agents()
@@ -181,7 +189,7 @@ class Store:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, vault.serialize(final))
         for listener in self.listeners:
-            listener(agent, category)
+            listener(self, agent, category)
 
     def _rewrite(self, agent: str, category: str, change: Callable[[list[Entry]], list[Entry]]) -> None:
         removed = self.removed_ids(agent)

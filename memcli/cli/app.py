@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from typing import Annotated, Optional
 
 import typer
@@ -11,7 +9,9 @@ import typer
 from memcli import __version__
 from memcli.cli import common
 from memcli.cli.commands import add, edit, init, listing, rm, show, status
-from memcli.errors import EXIT_ERROR, MemcliError
+from memcli.cli.commands.search import run_search
+from memcli.cli.fast import typer_command
+from memcli.cli.spec import SEARCH
 
 HELP = """Git-native memory for AI coding agents.
 
@@ -54,23 +54,17 @@ def main_callback(
     common.STATE["dir"] = dir
 
 
-for module in (init, add, edit, rm, listing, show, status):
+for module in (init, add, edit, rm, listing, show):
     app.command(module.NAME, help=module.command.__doc__, epilog=module.EPILOG)(module.command)
+for spec, impl in ((SEARCH, run_search),):
+    app.command(spec.name, help=spec.help, epilog=spec.epilog)(typer_command(spec, impl))
+app.command(status.NAME, help=status.command.__doc__, epilog=status.EPILOG)(status.command)
 
 
 def run(argv: list[str]) -> int:
+    """Run the Typer app; MemcliError and other exceptions are handled by ``memcli.main``."""
     try:
         app(args=argv, prog_name="memcli", standalone_mode=True)
     except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else EXIT_ERROR)
-    except MemcliError as exc:
-        from memcli.output import error
-
-        error(exc.message)
-        return exc.exit_code
-    except Exception as exc:  # a bug: still one line, unless asked for the traceback
-        if os.environ.get("MEMCLI_DEBUG"):
-            raise
-        sys.stderr.write(f"memcli: internal error: {type(exc).__name__}: {exc} (MEMCLI_DEBUG=1 shows a traceback)\n")
-        return EXIT_ERROR
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     return 0

@@ -21,7 +21,19 @@ def layout(must_exist: bool = True) -> Layout:
 
 
 def open_store() -> Store:
-    return Store(layout())
+    """The store, with a listener that keeps an existing search index current after writes."""
+    store = Store(layout())
+    store.listeners.append(_update_index)
+    return store
+
+
+def _update_index(store: Store, agent: str, category: str) -> None:
+    from memcli.index import MANIFEST
+
+    if (store.layout.index_dir / MANIFEST).exists():  # no index yet: the next search builds it
+        from memcli.index import SearchIndex
+
+        SearchIndex(store).update_after_write(agent, category)
 
 
 def edit_in_editor(initial: str, suffix: str = ".md") -> str:

@@ -1,0 +1,120 @@
+"""Retrieval quality on LoCoMo (Maharana et al., ACL 2024) under the paper's Table 3 protocol.
+
+    python bench/locomo_eval.py [--locomo ../shared/eval/locomo]
+
+One memcli agent per conversation; every dialog turn is one entry whose body is
+``<speaker> said, "<text>"`` (plus `` and shared <caption>``); each question is searched
+with memcli's default search, filtered to its conversation's agent.  recall@k = the
+fraction of a question's evidence turns in the top k, averaged over the questions that
+have usable evidence (n = 1,982).  The data is read from the shared folder and written
+only to a temporary folder: it never enters the project.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from memcli import vault  # noqa: E402
+from memcli.index import SearchIndex  # noqa: E402
+from memcli.paths import Layout  # noqa: E402
+from memcli.store import Store  # noqa: E402
+from memcli.vault import Entry  # noqa: E402
+
+KS = (5, 10, 25, 50)
+REFERENCE = [
+    ("original AITEAM-X search (MiniSearch)", (0.470, 0.543, 0.635, 0.708)),
+    ("plain Okapi BM25", (0.457, 0.533, 0.626, 0.704)),
+    ("tantivy en_stem, lenient OR query", (0.498, 0.579, 0.683, 0.748)),
+    ("DRAGON dense retriever (paper)", (0.567, 0.662, 0.767, 0.827)),
+]
+
+
+def load(locomo: Path, out: Path) -> tuple[list[dict], list[dict]]:
+    subprocess.run(
+        [sys.executable, str(locomo / "locomo_to_queries.py"), str(locomo / "locomo10.json"), "--out-dir", str(out)],
+        check=True, capture_output=True,
+    )
+    memories = [json.loads(line) for line in (out / "locomo_memories.jsonl").open()]
+    queries = [json.loads(line) for line in (out / "locomo_queries.jsonl").open()]
+    return memories, queries
+
+
+def build_memory(root: Path, memories: list[dict]) -> dict[tuple[str, int], str]:
+    """Write one vault file per conversation; return (agent, entry id) -> dia_id."""
+    (root / ".memory" / ".vault").mkdir(parents=True)
+    by_agent: dict[str, list[Entry]] = defaultdict(list)
+    ids: dict[tuple[str, int], str] = {}
+    base = 1_700_000_000_000
+    for n, m in enumerate(memories):
+        agent = m["sample_id"].lower()
+        body = f'{m["speaker"]} said, "{m["text"]}"'
+        if m.get("blip_caption"):
+            body += f' and shared {m["blip_caption"]}'
+        entry = Entry(base + n, None, [], body)
+        by_agent[agent].append(entry)
+        ids[(agent, entry.id)] = m["dia_id"]
+    for agent, entries in by_agent.items():
+        path = root / ".memory" / agent / "lessons.md"
+        path.parent.mkdir()
+        path.write_text(vault.serialize(entries))
+    return ids
+
+
+def evaluate(root: Path, ids: dict, queries: list[dict]) -> tuple[dict, int, float]:
+    index = SearchIndex(Store(Layout(root)))
+    index.ensure_fresh()
+    sums = dict.fromkeys(KS, 0.0)
+    n = 0
+    started = time.perf_counter()
+    for q in queries:
+        evidence = set(q["evidence"])
+        if not evidence:
+            continue
+        agent = q["sample_id"].lower()
+        hits = index.search(q["question"], agent=agent, limit=max(KS), fresh=False)
+        ranked = [ids[(agent, h.id)] for h in hits]
+        for k in KS:
+            sums[k] += len(evidence & set(ranked[:k])) / len(evidence)
+        n += 1
+    elapsed = time.perf_counter() - started
+    return {k: sums[k] / n for k in KS}, n, elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--locomo", type=Path, default=ROOT.parent / "shared" / "eval" / "locomo")
+    args = parser.parse_args()
+    if not (args.locomo / "locomo10.json").exists():
+        print(f"LoCoMo not found at {args.locomo}; skipping the retrieval benchmark")
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        memories, queries = load(args.locomo, Path(tmp) / "data")
+        root = Path(tmp) / "memory"
+        ids = build_memory(root, memories)
+        recall, n, elapsed = evaluate(root, ids, queries)
+    print(f"LoCoMo retrieval, n = {n} questions (4 without usable evidence left out), {elapsed / n * 1000:.2f} ms/query")
+    print(f"| retriever | {' | '.join(f'R@{k}' for k in KS)} |")
+    print(f"|---|{'---|' * len(KS)}")
+    for name, row in REFERENCE[:3]:
+        print(f"| {name} | {' | '.join(f'{v:.3f}' for v in row)} |")
+    print(f"| **memcli search (default)** | {' | '.join(f'**{recall[k]:.3f}**' for k in KS)} |")
+    name, row = REFERENCE[3]
+    print(f"| {name} | {' | '.join(f'{v:.3f}' for v in row)} |")
+    floor = REFERENCE[2][1]
+    ok = all(recall[k] >= floor[i] for i, k in enumerate(KS))
+    print("at or above the plain tantivy row at every k" if ok else "BELOW the plain tantivy row at some k")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,52 @@
+"""`memcli search`: runs on the fast path, so it imports nothing heavy but tantivy."""
+
+from __future__ import annotations
+
+import sys
+
+
+def open_index(dir_option: str | None):
+    from memcli.index import SearchIndex
+    from memcli.paths import find_layout
+    from memcli.store import Store
+
+    return SearchIndex(Store(find_layout(dir_option)))
+
+
+def run_search(
+    dir_option: str | None,
+    query: tuple[str, ...],
+    agent: str | None = None,
+    category: str | None = None,
+    limit: int | None = None,
+    as_json: bool = False,
+) -> int:
+    from memcli import output
+
+    index = open_index(dir_option)
+    store = index.store
+    if agent:
+        store.check(agent)
+    if category:
+        store.check(agent or "x", category)
+    hits = index.search(" ".join(query), agent, category, limit or store.config.search_limit)
+    if as_json:
+        output.print_json([h.to_json() for h in hits])
+        return 0
+    color = output.use_color()
+    lines = []
+    for h in hits:
+        tags = " ".join("#" + t for t in h.tags)
+        head = f"{h.id}  {h.agent}/{h.category}  {h.date}" + (f"  {tags}" if tags else "")
+        snippet = h.snippet
+        if color:
+            head = f"\x1b[1m{head}\x1b[0m"
+            snippet = snippet.replace("\x00", "\x1b[1;33m").replace("\x01", "\x1b[0m")
+        else:
+            snippet = snippet.replace("\x00", "").replace("\x01", "")
+        lines.append(f"{head}\n    {snippet}")
+    if lines:
+        sys.stdout.write("\n".join(lines) + "\n")
+    elif not as_json:
+        sys.stderr.write("no matches\n")
+    return 0

@@ -1,0 +1,591 @@
+"""The tantivy BM25 index over every vault entry: a cache in ``.memory/.vault/index/``.
+
+It is never stale.  A manifest inside the index folder records, for every vault file
+it indexed, the file's size, modification time and SHA-1.  Before every search the
+files on disk are stat'ed and compared with it; files whose size or time differ are
+hashed, and only those whose content really changed are re-indexed (all entries of
+one file are replaced at once, keyed by ``agent/category``).  A missing, corrupt or
+incompatible index is rebuilt into a temporary folder that then replaces the old one.
+
+Index writes happen under memcli's memory lock, taken before tantivy's writer is
+opened; searches never wait for it: if another process holds it for long, the search
+runs on the index as it is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import re
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+import tantivy as tv
+
+from memcli.errors import LockTimeout, MemcliError
+from memcli.fsutil import atomic_write
+from memcli.store import Store, assign_provisional_ids, parse_vault_bytes
+from memcli.vault import Entry
+
+SCHEMA_VERSION = 1
+MANIFEST = "memcli-manifest.json"
+# A tag match scores TAG_WEIGHT x the term's IDF, with no length normalisation (BM25 on a
+# field that is empty for most entries would punish tagged entries for having tags); a body
+# match can reach at most (k1 + 1) = 2.2 x IDF, so a tag weighs above any body word.
+TAG_WEIGHT = 2.5
+FUZZY_BOOST = 0.3
+PREFIX_BOOST = 0.2
+RACY_NS = 2_000_000_000  # a file modified this recently may change again within the same mtime tick
+SEARCH_LOCK_TIMEOUT = 3.0
+_WORD_RE = re.compile(r"\w+")
+# Small function words: they never get fuzzy or prefix expansion (they would match everything).
+STOPWORDS = frozenset(
+    "a an and are as at be but by did do does for from had has have he her him his how i if in into is it its "
+    "me my no not of on or our she so than that the their them then there these they this to was we were what "
+    "when where which who whom why will with would you your".split()
+)
+
+
+def _schema() -> tv.Schema:
+    sb = tv.SchemaBuilder()
+    sb.add_text_field("file", stored=False, tokenizer_name="raw")
+    sb.add_text_field("id", stored=True, tokenizer_name="raw")
+    sb.add_text_field("agent", stored=True, tokenizer_name="raw")
+    sb.add_text_field("category", stored=True, tokenizer_name="raw")
+    sb.add_text_field("date", stored=True, tokenizer_name="raw")
+    sb.add_text_field("tags", stored=True, tokenizer_name="en_stem")
+    sb.add_text_field("body", stored=True, tokenizer_name="en_stem")
+    return sb.build()
+
+
+_ANALYZER = None
+
+
+def analyze(text: str) -> list[str]:
+    """The terms tantivy's ``en_stem`` tokenizer makes of ``text``."""
+    global _ANALYZER
+    if _ANALYZER is None:
+        _ANALYZER = (
+            tv.TextAnalyzerBuilder(tv.Tokenizer.simple())
+            .filter(tv.Filter.remove_long(40))
+            .filter(tv.Filter.lowercase())
+            .filter(tv.Filter.stemmer("english"))
+            .build()
+        )
+    return _ANALYZER.analyze(text)
+
+
+@dataclass
+class Hit:
+    id: int
+    agent: str
+    category: str
+    date: str
+    tags: list[str]
+    body: str
+    score: float
+    snippet: str = ""
+    matches: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "agent": self.agent,
+            "category": self.category,
+            "date": self.date,
+            "tags": self.tags,
+            "score": round(self.score, 4),
+            "snippet": self.snippet.replace("\x00", "").replace("\x01", ""),
+            "matches": self.matches,
+            "body": self.body,
+        }
+
+
+@dataclass
+class SyncReport:
+    rebuilt: bool = False
+    reindexed: list[str] = field(default_factory=list)
+    stale: bool = False  # the index could not be brought up to date (lock busy)
+
+
+def _sha1(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
+
+
+class SearchIndex:
+    def __init__(self, store: Store):
+        self.store = store
+        self.layout = store.layout
+        self.schema = _schema()
+        self._index: tv.Index | None = None
+
+    # ------------------------------------------------------------ disk state
+    @property
+    def path(self) -> Path:
+        return self.layout.index_dir
+
+    def exists(self) -> bool:
+        return self.path.is_dir() and tv.Index.exists(str(self.path))
+
+    def scan(self) -> dict[str, tuple[int, int]]:
+        """``agent/category.md`` and ``agent/.removed`` -> (size, mtime_ns) for every file on disk."""
+        found: dict[str, tuple[int, int]] = {}
+        names = {f"{c}.md" for c in self.store.categories} | {".removed"}
+        try:
+            agents = os.scandir(self.layout.memory)
+        except FileNotFoundError:
+            return found
+        with agents:
+            for agent in agents:
+                if agent.name.startswith((".", "_")) or agent.name == "conversations" or not agent.is_dir():
+                    continue
+                try:
+                    files = os.scandir(agent.path)
+                except OSError:
+                    continue
+                with files:
+                    for f in files:
+                        if f.name in names:
+                            st = f.stat()
+                            found[f"{agent.name}/{f.name}"] = (st.st_size, st.st_mtime_ns)
+        return found
+
+    def load_manifest(self, path: Path | None = None) -> dict[str, Any] | None:
+        try:
+            data = orjson.loads((path or self.path / MANIFEST).read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            return None
+        if (
+            not isinstance(data, dict)
+            or data.get("schema") != SCHEMA_VERSION
+            or data.get("tantivy") != tv.__version__
+            or data.get("categories") != list(self.store.categories)
+            or not isinstance(data.get("files"), dict)
+        ):
+            return None
+        return data
+
+    def _new_manifest(self) -> dict[str, Any]:
+        return {"schema": SCHEMA_VERSION, "tantivy": tv.__version__, "categories": list(self.store.categories), "files": {}}
+
+    def _record(self, manifest: dict[str, Any], key: str, stat: tuple[int, int], digest: str) -> None:
+        size, mtime = stat
+        if time.time_ns() - mtime < RACY_NS:
+            mtime = -1  # too recent to trust: compare by content next time
+        manifest["files"][key] = [size, mtime, digest]
+
+    # ------------------------------------------------------------ documents
+    def _documents(self, agent: str, category: str, raw: bytes, mtime_ns: int, removed) -> list[tv.Document]:
+        path = self.layout.memory / agent / f"{category}.md"
+        entries: list[Entry] = parse_vault_bytes(path, raw) if raw else []
+        assign_provisional_ids(entries, mtime_ns // 1_000_000)
+        docs = []
+        for e in self.store.visible(category, entries, removed):
+            docs.append(
+                tv.Document.from_dict(
+                    {
+                        "file": f"{agent}/{category}",
+                        "id": str(e.id),
+                        "agent": agent,
+                        "category": category,
+                        "date": e.header_date,
+                        "tags": " ".join(e.tags),
+                        "body": e.body,
+                    },
+                    self.schema,
+                )
+            )
+        return docs
+
+    def _read(self, key: str) -> tuple[bytes, tuple[int, int]] | None:
+        path = self.layout.memory / key
+        try:
+            st = path.stat()
+            return path.read_bytes(), (st.st_size, st.st_mtime_ns)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+
+    def _reindex(self, writer: tv.IndexWriter, manifest: dict[str, Any], keys: list[str]) -> None:
+        """Replace the documents of the given files (``agent/.removed`` means all of that agent's)."""
+        files: dict[tuple[str, str], None] = {}
+        for key in keys:
+            agent, name = key.split("/", 1)
+            if name == ".removed":
+                read = self._read(key)
+                if read:
+                    self._record(manifest, key, read[1], _sha1(read[0]))
+                else:
+                    manifest["files"].pop(key, None)
+                for c in self.store.categories:
+                    files[(agent, c)] = None
+            else:
+                files[(agent, name[: -len(".md")])] = None
+        removed_cache: dict[str, set] = {}
+        for agent, category in files:
+            key = f"{agent}/{category}.md"
+            writer.delete_documents_by_term("file", f"{agent}/{category}")
+            read = self._read(key)
+            if read is None:
+                manifest["files"].pop(key, None)
+                continue
+            raw, stat = read
+            if agent not in removed_cache:
+                removed_cache[agent] = self.store.removed_ids(agent)
+            for doc in self._documents(agent, category, raw, stat[1], removed_cache[agent]):
+                writer.add_document(doc)
+            self._record(manifest, key, stat, _sha1(raw))
+
+    def _open(self) -> tv.Index:
+        if self._index is None:
+            self._index = tv.Index(self.schema, path=str(self.path), reuse=True)
+        return self._index
+
+    def _ram_index(self) -> tv.Index:
+        """An in-memory index of the vault, for a search that could not build the real one."""
+        index = tv.Index(self.schema)
+        writer = index.writer(heap_size=64_000_000, num_threads=1)
+        self._reindex(writer, self._new_manifest(), sorted(self.scan()))
+        writer.commit()
+        writer.wait_merging_threads()
+        return index
+
+    def _write_manifest(self, manifest: dict[str, Any], folder: Path | None = None) -> None:
+        atomic_write((folder or self.path) / MANIFEST, orjson.dumps(manifest))
+
+    # ------------------------------------------------------------ sync
+    def rebuild(self, progress: bool = False) -> int:
+        """Build the whole index from the vault files into a new folder and swap it in."""
+        with self.store.lock():
+            return self._rebuild_locked(progress)
+
+    def _rebuild_locked(self, progress: bool = False) -> int:
+        state = self.layout.state
+        state.mkdir(parents=True, exist_ok=True)
+        tmp = state / f"index.new-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+        manifest = self._new_manifest()
+        keys = sorted(self.scan())
+        index = tv.Index(self.schema, path=str(tmp), reuse=False)
+        writer = index.writer(heap_size=64_000_000, num_threads=min(2, os.cpu_count() or 1))
+        count = 0
+        bar = _progress(len(keys)) if progress else None
+        try:
+            for n, key in enumerate(keys):
+                if key.endswith("/.removed"):
+                    read = self._read(key)
+                    if read:
+                        self._record(manifest, key, read[1], _sha1(read[0]))
+                    continue
+                agent, name = key.split("/", 1)
+                read = self._read(key)
+                if read is None:
+                    continue
+                raw, stat = read
+                for doc in self._documents(agent, name[:-3], raw, stat[1], self.store.removed_ids(agent)):
+                    writer.add_document(doc)
+                    count += 1
+                self._record(manifest, key, stat, _sha1(raw))
+                if bar:
+                    bar(n + 1)
+            writer.commit()
+            writer.wait_merging_threads()
+        except BaseException:
+            del writer
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        finally:
+            if bar:
+                bar(None)
+        del writer, index
+        self._write_manifest(manifest, tmp)
+        old = state / f"index.old-{os.getpid()}"
+        if self.path.exists():
+            os.rename(self.path, old)
+        os.rename(tmp, self.path)
+        shutil.rmtree(old, ignore_errors=True)
+        self._index = None
+        return count
+
+    def changed_files(self, manifest: dict[str, Any]) -> tuple[list[str], dict[str, list]]:
+        """Files whose content differs from the manifest, and files whose stat alone changed."""
+        disk = self.scan()
+        known = manifest["files"]
+        changed: list[str] = []
+        restat: dict[str, list] = {}
+        for key, (size, mtime) in disk.items():
+            rec = known.get(key)
+            if rec and rec[0] == size and rec[1] == mtime:
+                continue
+            read = self._read(key)
+            if read is None:
+                changed.append(key)
+                continue
+            digest = _sha1(read[0])
+            if rec and rec[2] == digest:
+                restat[key] = [size, mtime, digest]
+            else:
+                changed.append(key)
+        changed.extend(k for k in known if k not in disk)
+        return changed, restat
+
+    def ensure_fresh(self, lock_timeout: float = SEARCH_LOCK_TIMEOUT, progress: bool = False) -> SyncReport:
+        """Bring the index up to date with the files on disk; cheap when nothing changed."""
+        report = SyncReport()
+        manifest = self.load_manifest() if self.exists() else None
+        if manifest is not None:
+            changed, restat = self.changed_files(manifest)
+            if not changed and not restat:
+                return report
+        try:
+            from memcli.fsutil import file_lock
+
+            with file_lock(self.layout.lock_path, lock_timeout):
+                # Look again under the lock: another process may have done the work.
+                manifest = self.load_manifest() if self.exists() else None
+                if manifest is None or not self._compatible():
+                    self._rebuild_locked(progress)
+                    report.rebuilt = True
+                    return report
+                changed, restat = self.changed_files(manifest)
+                if not changed and not restat:
+                    return report
+                for key, rec in restat.items():
+                    self._record(manifest, key, (rec[0], rec[1]), rec[2])
+                if changed:
+                    self._apply(manifest, changed)
+                    report.reindexed = changed
+                self._write_manifest(manifest)
+        except LockTimeout:
+            report.stale = True
+        return report
+
+    def _compatible(self) -> bool:
+        try:
+            return bool(tv.Index.is_compatible(str(self.path))) and self._open() is not None
+        except Exception:  # a corrupt index raises various errors: rebuild it
+            self._index = None
+            return False
+
+    def _apply(self, manifest: dict[str, Any], keys: list[str]) -> None:
+        writer = self._open().writer(heap_size=15_000_000, num_threads=1)
+        try:
+            self._reindex(writer, manifest, keys)
+            writer.commit()
+        finally:
+            writer.wait_merging_threads()
+            del writer
+
+    def update_after_write(self, agent: str, category: str) -> None:
+        """Store listener: re-index one file memcli just wrote (the lock is held).  Needs an index."""
+        if not self.exists():
+            return
+        manifest = self.load_manifest()
+        if manifest is None:
+            return  # the next search rebuilds it
+        keys = [f"{agent}/{category}.md"]
+        removed = self._read(f"{agent}/.removed")
+        rec = manifest["files"].get(f"{agent}/.removed")
+        if removed and (rec is None or rec[2] != _sha1(removed[0])):
+            keys.append(f"{agent}/.removed")
+        try:
+            self._apply(manifest, keys)
+        except ValueError:
+            return  # an incompatible or broken index: the next search rebuilds it
+        self._write_manifest(manifest)
+
+    # ------------------------------------------------------------ search
+    def build_query(
+        self, text: str, agent: str | None, category: str | None, searcher: tv.Searcher
+    ) -> tv.Query | None:
+        config = self.store.config
+        total = max(1, searcher.num_docs)
+        clauses: list[tuple[tv.Occur, tv.Query]] = []
+        seen: set[str] = set()
+        for word in _WORD_RE.findall(text.lower()):
+            if word in seen:
+                continue
+            seen.add(word)
+            stems = analyze(word)
+            if not stems:
+                continue
+            stem = stems[0]
+            exact = tv.Query.term_query(self.schema, "body", stem)
+            clauses.append((tv.Occur.Should, exact))
+            tagged = searcher.doc_freq("tags", stem)
+            if tagged:
+                idf = math.log(1 + (total - tagged + 0.5) / (tagged + 0.5))
+                tag_query = tv.Query.term_query(self.schema, "tags", stem)
+                clauses.append((tv.Occur.Should, tv.Query.const_score_query(tag_query, TAG_WEIGHT * idf)))
+            if word in STOPWORDS or word.isdigit():
+                continue
+            # Typos and prefixes score a small constant (tantivy's fuzzy queries are not BM25-scored).
+            # It also rewards an exact match once more, which favours entries matching more of
+            # the query's words: on LoCoMo this ranks better than scoring only inexact matches.
+            distance = min(2, round(len(word) * config.search_fuzzy))
+            if distance and len(word) >= 4:
+                fuzzy = tv.Query.fuzzy_term_query(self.schema, "body", stem, distance, True, False)
+                clauses.append((tv.Occur.Should, tv.Query.boost_query(fuzzy, FUZZY_BOOST)))
+            if config.search_prefix and len(word) >= 3:
+                prefix = tv.Query.fuzzy_term_query(self.schema, "body", word, 0, True, True)
+                clauses.append((tv.Occur.Should, tv.Query.boost_query(prefix, PREFIX_BOOST)))
+        if not clauses:
+            return None
+        query = tv.Query.boolean_query(clauses)
+        filters = [(tv.Occur.Must, query)]
+        if agent:
+            filters.append((tv.Occur.Must, tv.Query.term_query(self.schema, "agent", agent.lower())))
+        if category:
+            filters.append((tv.Occur.Must, tv.Query.term_query(self.schema, "category", category.lower())))
+        return tv.Query.boolean_query(filters) if len(filters) > 1 else query
+
+    def search(
+        self, text: str, agent: str | None = None, category: str | None = None, limit: int = 10, fresh: bool = True
+    ) -> list[Hit]:
+        if limit < 1:
+            raise MemcliError("--limit must be at least 1")
+        if fresh:
+            self.ensure_fresh()
+        try:
+            index = self._open() if self.exists() else self._ram_index()
+            index.reload()
+            searcher = index.searcher()
+        except ValueError:
+            # The folder vanished or was swapped by a rebuild in another process: open it again.
+            self._index = None
+            index = self._open()
+            searcher = index.searcher()
+        query = self.build_query(text, agent, category, searcher)
+        if query is None:
+            return []
+        hits = []
+        matcher = Matcher(list(dict.fromkeys(_WORD_RE.findall(text.lower()))), self.store.config.search_fuzzy)
+        for score, address in searcher.search(query, limit).hits:
+            doc = searcher.doc(address)
+            body = doc.get_first("body") or ""
+            snippet, matches = make_snippet(body, matcher)
+            hits.append(
+                Hit(
+                    id=int(doc.get_first("id")),
+                    agent=doc.get_first("agent"),
+                    category=doc.get_first("category"),
+                    date=doc.get_first("date"),
+                    tags=(doc.get_first("tags") or "").split(),
+                    body=body,
+                    score=score,
+                    snippet=snippet,
+                    matches=matches,
+                )
+            )
+        return hits
+
+
+def _progress(total: int):
+    """A progress callback on a terminal for large rebuilds, else None."""
+    import sys
+
+    if total < 200 or not sys.stderr.isatty():
+        return None
+    from rich.progress import Progress
+
+    bar = Progress(transient=True)
+    bar.start()
+    task = bar.add_task("indexing memory", total=total)
+
+    def update(done: int | None) -> None:
+        if done is None:
+            bar.stop()
+        else:
+            bar.update(task, completed=done)
+
+    return update
+
+
+# ---------------------------------------------------------------- snippets
+def _edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, or ``limit + 1`` as soon as it must exceed ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+class Matcher:
+    """Which words of a body answer the query's words: same stem, prefix, or a typo away.
+
+    Results are cached per word, so one matcher serves every hit of a search.
+    """
+
+    def __init__(self, terms: list[str], fuzzy: float):
+        self.terms = [(t, (analyze(t) or [t])[0], min(2, round(len(t) * fuzzy))) for t in terms]
+        self.cache: dict[str, bool] = {}
+
+    def __call__(self, word: str) -> bool:
+        hit = self.cache.get(word)
+        if hit is None:
+            hit = self.cache[word] = self._match(word)
+        return hit
+
+    def _match(self, word: str) -> bool:
+        stem = None
+        for term, term_stem, distance in self.terms:
+            if word == term or (len(term) >= 3 and word.startswith(term)):
+                return True
+            if term in STOPWORDS:
+                continue
+            if stem is None:
+                stem = (analyze(word) or [word])[0]
+            if stem == term_stem:
+                return True
+            if len(term) >= 4 and distance and _edit_distance(word, term, distance) <= distance:
+                return True
+        return False
+
+
+def make_snippet(body: str, matcher: Matcher, width: int = 160) -> tuple[str, list[str]]:
+    """The part of ``body`` (about ``width`` characters) with the most matched words, and those words.
+
+    Matched words are wrapped in ``\\x00`` … ``\\x01`` so that the caller can mark them
+    (bold on a terminal, nothing on a pipe).
+    """
+    spans = [(m.start(), m.end()) for m in _WORD_RE.finditer(body) if matcher(m.group().lower())]
+    flat = " ".join(body.split())
+    if not spans:
+        text = flat[:width]
+        return (text + "…" if len(flat) > width else text), []
+    # Choose the window start (at a match) that covers the most matches.
+    best_start, best_count = spans[0][0], 0
+    for s, _ in spans:
+        count = sum(1 for a, b in spans if s <= a and b <= s + width)
+        if count > best_count:
+            best_start, best_count = s, count
+    start = max(0, best_start - 30)
+    if start:
+        space = body.rfind(" ", 0, start)
+        start = space + 1 if space >= 0 and start - space < 20 else start
+    end = min(len(body), start + width)
+    marked = []
+    pos = start
+    matched = []
+    for a, b in spans:
+        if a < start or b > end:
+            continue
+        marked.append(body[pos:a])
+        marked.append("\x00" + body[a:b] + "\x01")
+        matched.append(body[a:b])
+        pos = b
+    marked.append(body[pos:end])
+    text = " ".join("".join(marked).split())
+    return ("…" if start else "") + text + ("…" if end < len(body) else ""), list(dict.fromkeys(matched))

@@ -1,0 +1,229 @@
+"""Search that is never stale: real tantivy indexes, real git, real concurrent processes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from memcli.index import MANIFEST, Matcher, SearchIndex, make_snippet
+from memcli.paths import Layout
+from memcli.store import Store
+
+from .conftest import clean_env, git, run
+
+
+def search(path: Path, *args: str) -> list[dict]:
+    result = run("search", *args, "--json", cwd=path)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def bodies(path: Path, *args: str) -> list[str]:
+    return [h["body"] for h in search(path, *args)]
+
+
+def test_finds_by_stem_tag_typo_and_prefix(mem: Path):
+    store = Store(Layout(mem))
+    store.add("dev", "decisions", "Adopt server-sent events for streaming responses", ["architecture"])
+    store.add("dev", "lessons", "The proxy buffers output unless flushing is forced")
+    store.add("qa", "lessons", "Flaky login test: wait for the redirect")
+    assert bodies(mem, "stream") == ["Adopt server-sent events for streaming responses"]
+    assert bodies(mem, "architecture") == ["Adopt server-sent events for streaming responses"]
+    assert bodies(mem, "strem")[0].startswith("Adopt")  # one typo
+    assert bodies(mem, "flush")[0].startswith("The proxy")  # stem: flushing
+    assert bodies(mem, "redir")[0].startswith("Flaky")  # prefix
+    assert bodies(mem, "lessons", "--agent", "qa") == []
+    assert bodies(mem, "login", "--agent", "dev") == []
+    assert bodies(mem, "proxy", "--category", "decisions") == []
+    assert len(search(mem, "the", "--limit", "1")) == 1
+
+
+def test_tags_weigh_more_than_body_words(mem: Path):
+    store = Store(Layout(mem))
+    for i in range(8):
+        store.add("dev", "lessons", f"unrelated lesson {i} about the build")
+    store.add("dev", "lessons", "Put caching in front of the rendered page")
+    tagged = store.add("dev", "lessons", "Put a CDN in front of the static assets", ["caching"])
+    assert search(mem, "caching")[0]["id"] == tagged.id
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['what\'s the lock file?', "[WIP] fix", "time: 10:30", "foo:bar", '"unclosed', "a AND b OR", "-", "((", "NOT",
+     "日本語 テスト", "+-&&||!(){}[]^\"~*?:\\/", "title:x^2", "   "],
+)
+def test_any_text_is_a_valid_query(mem: Path, query: str):
+    Store(Layout(mem)).add("dev", "lessons", "fix the lock file: 10:30 [WIP] 日本語")
+    result = run("search", "--json", "--", query, cwd=mem)
+    assert result.returncode == 0, result.stderr
+    json.loads(result.stdout)
+
+
+def test_snippet_marks_fuzzy_matches():
+    text, matches = make_snippet("We adopted websockets for the admin panel only", Matcher(["websokets"], 0.2))
+    assert matches == ["websockets"] and "\x00websockets\x01" in text
+
+
+def test_plain_output_has_no_escape_codes(mem: Path):
+    Store(Layout(mem)).add("dev", "lessons", "streaming needs flush")
+    out = run("search", "stream", cwd=mem, env=clean_env(TERM="xterm")).stdout
+    assert "stream" in out and "\x1b" not in out and "\x00" not in out
+
+
+def test_limit_zero_is_a_usage_error(mem: Path):
+    result = run("search", "x", "--limit", "0", cwd=mem)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_hand_edits_are_seen_at_once(mem: Path):
+    store = Store(Layout(mem))
+    e = store.add("dev", "lessons", "original wording about kafka")
+    assert bodies(mem, "kafka")
+    path = mem / ".memory" / "dev" / "lessons.md"
+    path.write_text(path.read_text().replace("kafka", "rabbitmq"))
+    assert bodies(mem, "kafka") == [] and bodies(mem, "rabbitmq") == ["original wording about rabbitmq"]
+    # An agent appends an entry by hand, without a marker.
+    with path.open("a") as f:
+        f.write("\n## 2026-05-01T10:00 · #by-hand\n\nzookeeper is gone\n\n---\n")
+    assert bodies(mem, "zookeeper") == ["zookeeper is gone"]
+    path.unlink()
+    assert bodies(mem, "rabbitmq") == [] and bodies(mem, "zookeeper") == []
+    assert e.id
+
+
+def test_same_size_same_second_edit_is_seen(mem: Path):
+    store = Store(Layout(mem))
+    store.add("dev", "lessons", "alpha beta")
+    assert bodies(mem, "alpha")
+    path = mem / ".memory" / "dev" / "lessons.md"
+    stat = path.stat()
+    path.write_text(path.read_text().replace("alpha", "gamma"))  # same size
+    import os
+
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # and the same mtime
+    assert bodies(mem, "gamma") == ["gamma beta"]
+
+
+def test_deleting_the_vault_cache_loses_nothing(mem: Path):
+    store = Store(Layout(mem))
+    for i in range(5):
+        store.add("dev", "decisions", f"decision number {i} about postgres")
+    assert len(search(mem, "postgres")) == 5
+    shutil.rmtree(mem / ".memory" / ".vault")
+    assert len(search(mem, "postgres")) == 5
+    assert (mem / ".memory" / ".vault" / "index" / MANIFEST).exists()
+
+
+def test_corrupt_or_incompatible_index_is_rebuilt(mem: Path):
+    Store(Layout(mem)).add("dev", "decisions", "choose postgres")
+    assert bodies(mem, "postgres")
+    index_dir = mem / ".memory" / ".vault" / "index"
+    manifest = json.loads((index_dir / MANIFEST).read_text())
+    manifest["schema"] = 0  # an index from another memcli version
+    (index_dir / MANIFEST).write_text(json.dumps(manifest))
+    assert bodies(mem, "postgres") == ["choose postgres"]
+    for f in index_dir.iterdir():  # garbage in every index file
+        if f.name != MANIFEST:
+            f.write_bytes(b"garbage")
+    assert bodies(mem, "postgres") == ["choose postgres"]
+    (index_dir / "meta.json").unlink()
+    assert bodies(mem, "postgres") == ["choose postgres"]
+
+
+def test_memcli_writes_update_the_index_incrementally(mem: Path):
+    store = Store(Layout(mem))
+    store.add("dev", "decisions", "first decision")
+    search(mem, "decision")  # builds the index
+    run("add", "dev", "decisions", "second decision about redis", cwd=mem, check=True)
+    index = SearchIndex(Store(Layout(mem)))
+    manifest = index.load_manifest()
+    changed, restat = index.changed_files(manifest)
+    assert changed == [], "the add already updated the index and its manifest"
+    assert [h.body for h in index.search("redis", fresh=False)] == ["second decision about redis"]
+    e = store.find("dev", index.search("redis", fresh=False)[0].id).entry
+    run("rm", "dev", str(e.id), "--yes", cwd=mem, check=True)
+    assert index.search("redis", fresh=False) == []
+
+
+def test_git_checkout_of_branches(repo: Path):
+    run("add", "dev", "decisions", "main branch decision about mysql", cwd=repo, check=True)
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "main memory", cwd=repo)
+    assert bodies(repo, "mysql")
+    git("checkout", "-qb", "feature", cwd=repo)
+    run("add", "dev", "decisions", "feature branch decision about cassandra", cwd=repo, check=True)
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "feature memory", cwd=repo)
+    assert bodies(repo, "cassandra") == ["feature branch decision about cassandra"]
+    git("checkout", "-q", "main", cwd=repo)
+    assert bodies(repo, "cassandra") == []
+    assert bodies(repo, "mysql") == ["main branch decision about mysql"]
+    git("checkout", "-q", "feature", cwd=repo)
+    assert bodies(repo, "cassandra") == ["feature branch decision about cassandra"]
+    git("checkout", "-q", "main", cwd=repo)
+    git("merge", "-q", "feature", cwd=repo)
+    assert len(bodies(repo, "decision")) == 2
+    # git stash: an uncommitted hand edit disappears and comes back
+    path = repo / ".memory" / "dev" / "decisions.md"
+    path.write_text(path.read_text().replace("mysql", "sqlite"))
+    assert bodies(repo, "sqlite")
+    git("stash", "-q", cwd=repo)
+    assert bodies(repo, "sqlite") == [] and bodies(repo, "mysql")
+    git("stash", "pop", "-q", cwd=repo)
+    assert bodies(repo, "sqlite")
+
+
+WRITER = """
+import sys, pathlib
+from memcli.cli.common import STATE, open_store
+STATE["dir"] = sys.argv[1]
+store = open_store()
+for i in range(40):
+    store.add("dev", "lessons", f"concurrent lesson {i} about queues")
+"""
+
+
+def test_search_while_another_process_writes(mem: Path):
+    Store(Layout(mem)).add("dev", "lessons", "seed lesson about queues")
+    assert bodies(mem, "queues")
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(mem)], stderr=subprocess.PIPE, text=True)
+    results = []
+    try:
+        while writer.poll() is None:
+            result = run("search", "queues", "--json", "--limit", "100", cwd=mem)
+            assert result.returncode == 0, result.stderr
+            results.append(len(json.loads(result.stdout)))
+    finally:
+        _, err = writer.communicate(timeout=120)
+    assert writer.returncode == 0, err
+    assert results, "searched at least once during the writes"
+    assert len(search(mem, "queues", "--limit", "100")) == 41
+
+
+def test_search_without_memory_says_init(tmp_path: Path):
+    result = run("search", "x", cwd=tmp_path)
+    assert result.returncode == 1 and "memcli init" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_search_works_while_the_lock_is_held_and_there_is_no_index(mem: Path):
+    Store(Layout(mem)).add("dev", "lessons", "kubernetes probes need timeouts")
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import fcntl,sys,time; f=open(sys.argv[1],'a'); fcntl.flock(f,fcntl.LOCK_EX); print('locked',flush=True); time.sleep(60)",
+         str(mem / ".memory" / ".vault" / "lock")],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        started = time.monotonic()
+        assert bodies(mem, "kubernetes") == ["kubernetes probes need timeouts"]
+        assert time.monotonic() - started < 30
+    finally:
+        holder.kill()
+        holder.wait()
