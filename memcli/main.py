@@ -10,7 +10,7 @@ import re
 import sys
 
 _OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(=.*)?", re.S)
-FAST_COMMANDS = ("search",)
+FAST_COMMANDS = ("search", "inject")
 TEXT_COMMANDS = {"add", "edit", "search", "inject"}  # their last arguments are free text
 
 

@@ -8,10 +8,11 @@ import typer
 
 from memcli import __version__
 from memcli.cli import common
-from memcli.cli.commands import add, edit, init, listing, rm, show, status
+from memcli.cli.commands import add, checkpoint, edit, init, listing, recover, rm, show, status
+from memcli.cli.commands.inject import run_inject
 from memcli.cli.commands.search import run_search
 from memcli.cli.fast import typer_command
-from memcli.cli.spec import SEARCH
+from memcli.cli.spec import INJECT, SEARCH
 
 HELP = """Git-native memory for AI coding agents.
 
@@ -56,9 +57,10 @@ def main_callback(
 
 for module in (init, add, edit, rm, listing, show):
     app.command(module.NAME, help=module.command.__doc__, epilog=module.EPILOG)(module.command)
-for spec, impl in ((SEARCH, run_search),):
+for spec, impl in ((SEARCH, run_search), (INJECT, run_inject)):
     app.command(spec.name, help=spec.help, epilog=spec.epilog)(typer_command(spec, impl))
-app.command(status.NAME, help=status.command.__doc__, epilog=status.EPILOG)(status.command)
+for module in (checkpoint, recover, status):
+    app.command(module.NAME, help=module.command.__doc__, epilog=module.EPILOG)(module.command)
 
 
 def run(argv: list[str]) -> int:

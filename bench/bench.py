@@ -1,0 +1,147 @@
+"""Whole-process timings of memcli at 1k, 10k and 100k entries, against the floor.
+
+    python bench/bench.py [--sizes 1000,10000,100000] [--runs 7]
+
+Generates vaults on disk (deterministic words, 100 entries per vault file), then
+times real processes — what a shell wrapper pays — and prints medians as a table,
+with the ratio to the floor (``python -c "import tantivy"``).  Also times the
+no-change freshness check inside the process at 100 and 1,000 vault files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from memcli import vault  # noqa: E402
+from memcli.vault import Entry  # noqa: E402
+
+WORDS = (
+    "login redirect session token cache proxy stream socket event queue worker retry timeout deploy build test "
+    "schema migration index query latency memory agent prompt budget handoff decision lesson task project branch "
+    "merge commit review release rollback feature flag config secret vault search ranking snippet parser format "
+    "react typescript python rust postgres redis kafka nginx docker kubernetes terraform grafana sentry webhook"
+).split()
+CATEGORIES = ("decisions", "lessons", "tasks", "projects", "handoffs")
+MEMCLI = [sys.executable, "-m", "memcli"]
+
+
+def sentence(rng: random.Random, n: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(n)).capitalize() + "."
+
+
+def generate(root: Path, entries: int, per_file: int = 100) -> int:
+    """A vault of ``entries`` entries in files of ``per_file``; returns the number of files."""
+    rng = random.Random(entries)
+    memory = root / ".memory"
+    (memory / ".vault").mkdir(parents=True)
+    (memory / "_project.md").write_text("# Bench project\n\nStack: Python, tantivy.\n")
+    files = max(1, entries // per_file)
+    next_id = 1_700_000_000_000
+    for f in range(files):
+        agent, category = f"agent{f // len(CATEGORIES):03d}", CATEGORIES[f % len(CATEGORIES)]
+        items = []
+        for _ in range(per_file):
+            body = sentence(rng, rng.randint(8, 30))
+            if category == "tasks":
+                body = f"- [ ] {body}"
+            items.append(Entry(next_id, None, [rng.choice(WORDS)], body))
+            next_id += 1
+        path = memory / agent / f"{category}.md"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(vault.serialize(items[::-1]))
+    return files
+
+
+def timed(cmd: list[str], runs: int, cwd: Path, setup=None) -> float:
+    times = []
+    for _ in range(runs):
+        if setup:
+            setup()
+        start = time.perf_counter()
+        result = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+        times.append(time.perf_counter() - start)
+        if result.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed: {result.stderr}")
+    return statistics.median(times) * 1000
+
+
+def freshness_ms(root: Path, repeat: int = 50) -> float:
+    from memcli.index import SearchIndex
+    from memcli.paths import Layout
+    from memcli.store import Store
+
+    index = SearchIndex(Store(Layout(root)))
+    index.ensure_fresh()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        manifest = index.load_manifest()
+        changed, restat = index.changed_files(manifest)
+        times.append(time.perf_counter() - start)
+        assert not changed and not restat
+    return statistics.median(times) * 1000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    runs = args.runs
+    work = Path(tempfile.mkdtemp(prefix="memcli-bench-"))
+    try:
+        floor = timed([sys.executable, "-c", "import tantivy"], runs * 2, work)
+        bare = timed([sys.executable, "-c", "pass"], runs * 2, work)
+        print(f"python -c pass: {bare:.0f} ms; floor (python -c 'import tantivy'): {floor:.0f} ms; runs per cell: {runs}")
+        rows: dict[str, list[str]] = {}
+        for n in sizes:
+            root = work / f"v{n}"
+            files = generate(root, n)
+            index_dir = root / ".memory" / ".vault" / "index"
+            cells = {}
+            cells["full rebuild (rm index; search)"] = timed(
+                MEMCLI + ["search", "redis timeout"], max(3, runs // 2), root,
+                setup=lambda: shutil.rmtree(index_dir, ignore_errors=True),
+            )
+            cells["search, warm index"] = timed(MEMCLI + ["search", "redis timeout"], runs, root)
+            cells["search with a typo, warm"] = timed(MEMCLI + ["search", "kubernets deploi"], runs, root)
+            cells["inject, warm index"] = timed(MEMCLI + ["inject", "agent000", "fix the redis timeout"], runs, root)
+            cells["add one entry (index updated)"] = timed(
+                MEMCLI + ["add", "agent000", "lessons", "bench lesson about redis"], runs, root
+            )
+            cells["--version (Typer path)"] = timed(MEMCLI + ["--version"], runs, root)
+            cells["--help"] = timed(MEMCLI + ["--help"], runs, root)
+            for name, ms in cells.items():
+                rows.setdefault(name, []).append(f"{ms:.0f} ms ({ms / floor:.1f}x)")
+            rows.setdefault("vault files", []).append(str(files))
+            shutil.rmtree(root)
+        print()
+        print("| whole process, median | " + " | ".join(f"{n:,} entries" for n in sizes) + " |")
+        print("|---|" + "---|" * len(sizes))
+        for name, values in rows.items():
+            print(f"| {name} | " + " | ".join(values) + " |")
+        print()
+        for files in (100, 1000):
+            root = work / f"f{files}"
+            generate(root, files * 10, per_file=10)
+            print(f"freshness check, nothing changed, {files} vault files: {freshness_ms(root):.2f} ms (in process, median)")
+            shutil.rmtree(root)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

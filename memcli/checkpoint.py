@@ -1,0 +1,84 @@
+"""`memcli checkpoint`: save a session's conversation and checkpoint; on close, the handoff and insights."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from memcli import conversations, extract, secret_scan, sessions
+from memcli.store import Store
+
+HANDOFF_TAGS = ["auto-handoff", "session-close"]
+EXTRACT_TAGS = ["auto-extract", "session-close"]
+
+
+@dataclass
+class CheckpointResult:
+    messages: int = 0
+    new_messages: int = 0
+    redacted: int = 0
+    handoff_id: int | None = None
+    decisions: list[int] = field(default_factory=list)
+    lessons: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "messages": self.messages,
+            "new_messages": self.new_messages,
+            "redacted": self.redacted,
+            "handoff": self.handoff_id,
+            "decisions": self.decisions,
+            "lessons": self.lessons,
+        }
+
+
+def redact_messages(messages: list[dict[str, Any]]) -> int:
+    total = 0
+    for m in messages:
+        m["text"], count = secret_scan.redact(m["text"])
+        total += count
+    return total
+
+
+def handoff_text(messages: list[dict[str, Any]], count: int, chars: int) -> str:
+    lines = []
+    for m in messages[-count:]:
+        label = "Agent" if m["role"] == "agent" else m["role"].capitalize()
+        lines.append(f"[{label}]: {' '.join(m['text'].split())[:chars]}")
+    return "\n".join(lines)
+
+
+def save(
+    store: Store, agent: str, messages: list[dict[str, Any]], chat_id: str | None = None,
+    model_id: str | None = None, close: bool = False, warn=None,
+) -> CheckpointResult:
+    """Append new messages, write the checkpoint and, on close, the handoff and extracted insights."""
+    store.check(agent)
+    store.layout.require()
+    config = store.config
+    result = CheckpointResult(messages=len(messages))
+    result.redacted = redact_messages(messages)
+    conversations.assign_ids(messages, chat_id)
+    for m in messages:
+        if chat_id:
+            m.setdefault("chatId", chat_id)
+        if model_id:
+            m.setdefault("modelId", model_id)
+    with store.lock():
+        result.new_messages = conversations.append_messages(store.layout, agent, messages, warn)
+        sessions.save_checkpoint(store.layout, agent, messages, config.checkpoint_messages, chat_id, model_id)
+        if close and messages:
+            body = handoff_text(messages, config.handoff_messages, config.handoff_chars)
+            if body and all(e.body != body for e in store.read(agent, "handoffs")):
+                result.handoff_id = store.add(agent, "handoffs", body, list(HANDOFF_TAGS)).id
+            insights = extract.extract(messages, config.extract_max_items, config.extract_chars)
+            for category, items, ids in (
+                ("decisions", insights.decisions, result.decisions),
+                ("lessons", insights.lessons, result.lessons),
+            ):
+                known = {extract.dedupe_key(e.body) for e in store.read(agent, category)}
+                for item in items:
+                    if extract.dedupe_key(item) not in known:
+                        known.add(extract.dedupe_key(item))
+                        ids.append(store.add(agent, category, item, list(EXTRACT_TAGS)).id)
+    return result

@@ -1,0 +1,61 @@
+"""`memcli inject`: runs on the fast path before every agent prompt; never fails the wrapper."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def run_inject(
+    dir_option: str | None,
+    agent: str,
+    command: str | None = None,
+    budget: int | None = None,
+    fmt: str = "text",
+    explain: bool = False,
+    instructions: bool = False,
+) -> int:
+    from memcli.output import warn
+
+    try:
+        from memcli import inject
+        from memcli.errors import MemcliError
+        from memcli.paths import Layout, find_layout
+
+        if command == "-":
+            command = sys.stdin.read()
+        command = command or ""
+        try:
+            layout = find_layout(dir_option, must_exist=False)
+        except MemcliError:
+            layout = Layout(os.path.abspath(dir_option or "."))
+        sel, budget = inject.build(layout, agent, command, budget, instructions, warn)
+        block = sel.render()
+        if fmt == "json":
+            from memcli.output import print_json
+
+            print_json(sel.to_json(agent, command, budget))
+        else:
+            sys.stdout.write(block)
+        if explain:
+            _explain(sel, budget, block)
+    except Exception as exc:  # the wrapper must go on: say why on stderr, print no block
+        if os.environ.get("MEMCLI_DEBUG"):
+            raise
+        warn(f"inject failed, no memory block printed: {type(exc).__name__}: {exc}")
+    return 0
+
+
+def _explain(sel, budget: int, block: str) -> None:
+    from memcli.inject import tokens
+
+    out = [f"inject: {tokens(block)} of {budget} tokens"]
+    out.append(f"  project: {tokens(sel.project)} tokens" + (" (truncated)" if sel.project_truncated else ""))
+    if sel.handoff:
+        out.append(f"  handoff: entry {sel.handoff.id}")
+    for name in ("decisions", "lessons"):
+        items = getattr(sel, name)
+        out.append(f"  {name}: " + (", ".join(f"{i.id} (score {i.score})" if i.score else str(i.id) for i in items) or "none"))
+    out.append(f"  open tasks: {len(sel.tasks)}; snapshot messages: {len(sel.snapshot)}")
+    out.append("  cut: " + ("; ".join(sel.cut) if sel.cut else "nothing"))
+    sys.stderr.write("\n".join(out) + "\n")

@@ -1,0 +1,225 @@
+"""Conversations: ``.memory/conversations/<agent>.jsonl``, one message per line.
+
+Each message has a stable id, so that saving the same conversation again (a wrapper
+checkpoints every 30 s) adds each message once.  Readers drop duplicate ids (what a
+union merge of two branches can leave) and order by time; a malformed line is skipped
+with a warning.  Legacy AITEAM-X ``conversations/<agent>.json`` files are read too.
+
+Accepted input (``parse_conversation``): a JSON array of messages, JSONL of messages,
+an AITEAM-X conversation or checkpoint object (``{"messages": [...]}``), and a
+cursor-agent transcript (JSONL of ``{"role", "message": {"content": [{"type": "text",
+"text": …}]}}``).  A message is ``{role, text}`` (``content`` is accepted for ``text``);
+``id``, ``ts``/``timestamp``/``createdAt``, ``chatId``, ``modelId`` and ``internal`` are
+honoured when present.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from memcli.errors import MemcliError
+from memcli.fsutil import atomic_write
+from memcli.paths import Layout, validate_agent
+
+ROLES = {"assistant": "agent", "ai": "agent", "model": "agent", "bot": "agent", "human": "user"}
+_USER_QUERY = re.compile(r"^\s*<user_query>\s*(.*?)\s*</user_query>\s*$", re.S)
+
+
+def _text_of(content: Any) -> str | None:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # cursor-agent / Anthropic-style content blocks
+        parts = [c.get("text", "") for c in content if isinstance(c, dict) and c.get("type", "text") == "text"]
+        return "\n".join(p for p in parts if isinstance(p, str))
+    return None
+
+
+def _timestamp(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return int(value if value > 1e11 else value * 1000)  # ms, or seconds
+    if isinstance(value, str):
+        try:
+            return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000)
+        except ValueError:
+            return None
+    return None
+
+
+def normalise_message(raw: Any, where: str) -> dict[str, Any] | None:
+    """A message as memcli stores it, or None for an internal one.  Raises on a wrong shape."""
+    if not isinstance(raw, dict):
+        raise MemcliError(f"{where}: a message must be a JSON object with role and text")
+    if raw.get("internal"):
+        return None
+    role = raw.get("role")
+    text = raw.get("text")
+    if text is None:
+        text = _text_of(raw.get("content"))
+    if text is None and isinstance(raw.get("message"), dict):  # cursor-agent transcript line
+        text = _text_of(raw["message"].get("content"))
+    if not isinstance(role, str) or not isinstance(text, str):
+        raise MemcliError(f"{where}: a message needs a string 'role' and a string 'text'")
+    role = ROLES.get(role.lower(), role.lower())
+    if role == "user":
+        match = _USER_QUERY.match(text)
+        if match:
+            text = match.group(1)
+    message: dict[str, Any] = {"role": role, "text": text}
+    for key in ("ts", "timestamp", "createdAt", "time"):
+        ts = _timestamp(raw.get(key))
+        if ts is not None:
+            message["ts"] = ts
+            break
+    if isinstance(raw.get("id"), (str, int)) and str(raw["id"]):
+        message["id"] = str(raw["id"])
+    for key in ("chatId", "modelId"):
+        if isinstance(raw.get(key), str) and raw[key]:
+            message[key] = raw[key]
+    return message
+
+
+def parse_conversation(text: str, where: str = "input") -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Messages (internal ones dropped) and metadata (chatId, modelId) from any accepted format."""
+    stripped = text.strip()
+    if not stripped:
+        raise MemcliError(f"{where}: empty input; expected a conversation (JSON array, JSONL or transcript)")
+    items: list[Any]
+    meta: dict[str, Any] = {}
+    try:
+        data = orjson.loads(stripped)
+    except orjson.JSONDecodeError:
+        data = None
+        items = []
+        for n, line in enumerate(stripped.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                items.append(orjson.loads(line))
+            except orjson.JSONDecodeError:
+                raise MemcliError(f"{where}: not JSON or JSONL (line {n} does not parse)") from None
+    if data is not None:
+        if isinstance(data, list):
+            items = data
+        elif isinstance(data, dict) and isinstance(data.get("messages"), list):
+            items = data["messages"]
+            meta = {k: data[k] for k in ("chatId", "modelId", "agentId") if isinstance(data.get(k), str)}
+        elif isinstance(data, dict):
+            items = [data]  # JSONL with a single line
+        else:
+            raise MemcliError(f"{where}: expected a JSON array of messages or an object with 'messages'")
+    messages = []
+    for n, item in enumerate(items, 1):
+        message = normalise_message(item, f"{where}: message {n}")
+        if message is not None:
+            messages.append(message)
+    return messages, meta
+
+
+def assign_ids(messages: list[dict[str, Any]], chat_id: str | None = None) -> list[dict[str, Any]]:
+    """Give each message without an id a stable one.
+
+    The id hashes the chat id (when known), the conversation's first message, the
+    message's role and text, and how many identical messages came before it, so that
+    the same conversation saved again yields the same ids.
+    """
+    first = f"{messages[0]['role']}\x00{messages[0]['text']}" if messages else ""
+    seen: dict[tuple[str, str], int] = {}
+    for m in messages:
+        key = (m["role"], m["text"])
+        occurrence = seen.get(key, 0)
+        seen[key] = occurrence + 1
+        if "id" not in m:
+            basis = f"{chat_id or ''}\x00{first}\x00{m['role']}\x00{m['text']}\x00{occurrence}"
+            m["id"] = hashlib.sha1(basis.encode("utf-8")).hexdigest()[:16]
+    return messages
+
+
+def conversation_path(layout: Layout, agent: str) -> Path:
+    return layout.conversations / f"{validate_agent(agent)}.jsonl"
+
+
+def read_conversation(layout: Layout, agent: str, warn=None) -> list[dict[str, Any]]:
+    """Every stored message of an agent: legacy JSON first, then JSONL; unique ids, in time order."""
+    messages: list[dict[str, Any]] = []
+    legacy = layout.conversations / f"{validate_agent(agent)}.json"
+    if legacy.is_file():
+        try:
+            legacy_messages, meta = parse_conversation(legacy.read_text(encoding="utf-8"), str(legacy))
+            base = _timestamp(orjson.loads(legacy.read_bytes()).get("savedAt")) or 0
+            for n, m in enumerate(assign_ids(legacy_messages, meta.get("chatId"))):
+                m.setdefault("ts", base)
+                m["seq"] = n
+                messages.append(m)
+        except (MemcliError, OSError, AttributeError, orjson.JSONDecodeError) as exc:
+            if warn:
+                warn(f"{legacy}: skipped, not a conversation ({exc})")
+    path = conversation_path(layout, agent)
+    bad = 0
+    try:
+        lines = path.read_bytes().splitlines()
+    except FileNotFoundError:
+        lines = []
+    for n, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            m = orjson.loads(line)
+            if not isinstance(m, dict) or not isinstance(m.get("id"), str) or not isinstance(m.get("text"), str):
+                raise ValueError
+        except (orjson.JSONDecodeError, ValueError):
+            bad += 1
+            continue
+        m.setdefault("seq", n)
+        messages.append(m)
+    if bad and warn:
+        warn(f"{path}: skipped {bad} malformed line{'s' if bad > 1 else ''}")
+    unique: dict[str, dict[str, Any]] = {}
+    for m in messages:
+        unique.setdefault(m["id"], m)
+    return sorted(unique.values(), key=lambda m: (m.get("ts") or 0, m.get("seq") or 0))
+
+
+def _line(m: dict[str, Any]) -> bytes:
+    return orjson.dumps(m, option=orjson.OPT_SORT_KEYS)
+
+
+def append_messages(layout: Layout, agent: str, messages: list[dict[str, Any]], warn=None) -> int:
+    """Append the messages whose ids are not stored yet (call under the memory lock); returns how many."""
+    path = conversation_path(layout, agent)
+    layout.check_inside(path)
+    known = {m["id"] for m in read_conversation(layout, agent, warn)}
+    now = int(time.time() * 1000)
+    new = []
+    for n, m in enumerate(messages):
+        if m["id"] in known:
+            continue
+        known.add(m["id"])
+        stored = {k: v for k, v in m.items() if k in ("id", "role", "text", "chatId", "modelId", "ts")}
+        stored.setdefault("ts", now)
+        stored["seq"] = n
+        new.append(_line(stored))
+    if new:
+        try:
+            current = path.read_bytes()
+        except FileNotFoundError:
+            current = b""
+        if current and not current.endswith(b"\n"):
+            current += b"\n"
+        atomic_write(path, current + b"\n".join(new) + b"\n")
+    return len(new)
+
+
+def write_conversation(layout: Layout, agent: str, messages: list[dict[str, Any]]) -> None:
+    """Replace an agent's conversation (compaction); call under the memory lock."""
+    path = conversation_path(layout, agent)
+    layout.check_inside(path)
+    atomic_write(path, b"".join(_line(m) + b"\n" for m in messages))

@@ -1,0 +1,73 @@
+"""The PT+EN heuristic insight extractor, with the tightened rules of AITEAM-X agent-memory v0.5.
+
+Only agent messages are read, line by line.  A line longer than 30 characters that
+matches a decision pattern is a decision, else one that matches a lesson pattern is a
+lesson.  Tables, headings, code fences, quotes, bare list markers, bold labels and an
+agent's reasoning chatter are skipped; near-identical lines are kept once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_I = re.IGNORECASE
+DECISION = [re.compile(p, _I) for p in (
+    r"\bdecidimos\b", r"\bdecidi\b", r"\bdecisão\s+(foi|tomada|de)\b", r"\bchose\s+to\b", r"\bwill\s+use\b",
+    r"\bgoing\s+with\b", r"\boptamos\s+por\b", r"\badotamos\b", r"\bvamos\s+usar\b", r"\bwent\s+with\b",
+    r"\bsettled\s+on\b", r"\bwe\s+decided\b", r"\bwe\s+chose\b", r"\bconclusion:", r"\bconclusão:",
+    r"\brecomenda[çc]ão\b", r"\brecommend(ed|ation)\b", r"\bpropon(ho|emos)\b", r"\bpropose\s+(to|that|we)\b",
+)]
+LESSON = [re.compile(p, _I) for p in (
+    r"\bwe\s+learned\b", r"\blesson:", r"\baprendemos\b", r"\blição:", r"\binsight:", r"\bdescoberta:",
+    r"\bobservação:", r"\bobservacao:", r"\bimportante:", r"\bimportant:", r"\btakeaway", r"\bponto\s+(forte|fraco)",
+    r"\bnote:\s+\S", r"\bcuidado\s+com\b", r"\bo\s+problema\s+era\b", r"\bworkaround", r"\blimitação\b",
+    r"\blimitation\b",
+)]
+SKIP = re.compile(
+    r"^(\||#{1,6}\s|[`~]{3}|<!--|>|[-*]\s*$|\d+\.\s*$|\*\*"
+    r"|(Let me|I'm thinking|I need to|I should|I'll|I'm also)\b"
+    r"|(The user seems|The user wants|The user is)\b"
+    r"|(Actually,|Hmm|Wait,|OK so|Alright)"
+    r"|(Looking at|Checking|Reading|Searching)\b"
+    r"|(Now I|First I|Next I)\b)"
+)
+_NORMALISE = re.compile(r"[^a-z0-9\u00c0-\u024f]+")
+MIN_LENGTH = 30
+
+
+def dedupe_key(text: str) -> str:
+    """Lower-case, punctuation folded to spaces, first 100 characters."""
+    return _NORMALISE.sub(" ", text.lower()).strip()[:100]
+
+
+@dataclass
+class Insights:
+    decisions: list[str] = field(default_factory=list)
+    lessons: list[str] = field(default_factory=list)
+
+
+def extract(messages: list[dict], max_items: int = 10, max_chars: int = 300) -> Insights:
+    """Decisions and lessons found in the agent messages of a conversation."""
+    found = Insights()
+    seen: set[str] = set()
+    for message in messages:
+        if message.get("role") != "agent":
+            continue
+        for raw in str(message.get("text", "")).split("\n"):
+            line = raw.strip()
+            if len(line) <= MIN_LENGTH or SKIP.match(line):
+                continue
+            key = dedupe_key(line)
+            if len(key) < 20 or key in seen:
+                continue
+            if any(p.search(line) for p in DECISION):
+                target = found.decisions
+            elif any(p.search(line) for p in LESSON):
+                target = found.lessons
+            else:
+                continue
+            if len(target) < max_items:
+                target.append(line[:max_chars])
+                seen.add(key)
+    return found

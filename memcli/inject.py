@@ -1,0 +1,250 @@
+"""The memory block injected before an agent's prompt, within a token budget that holds.
+
+The block has the AITEAM-X headings and order (so existing prompts keep working):
+project, last session (handoff), relevant decisions, relevant lessons, open tasks, the
+recovery snapshot of a valid checkpoint.  Tokens are estimated as ceil(characters / 4)
+over the whole printed block.  When the block is over budget, memcli cuts, in order:
+lessons, decisions, the project text (truncated, with a visible marker), the snapshot,
+tasks, and the handoff last.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from memcli import vault
+from memcli.errors import MemcliError
+from memcli.paths import Layout
+from memcli.store import Store
+
+TRUNCATED = "[… truncated by memcli to fit the token budget]"
+INSTRUCTIONS = (
+    "## MEMORY: When asked to save/learn/remember, WRITE to files (don't just say you will).\n"
+    "Shared: {dir}/_project.md | Personal: {dir}/{agent}/{{{categories}}}.md\n---"
+)
+ITEM_CHARS = 400
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+def tokens(text: str) -> int:
+    return math.ceil(len(text) / 4)
+
+
+@dataclass
+class Item:
+    text: str
+    id: int | None = None
+    score: float | None = None
+
+
+@dataclass
+class Selection:
+    project: str = ""
+    project_truncated: bool = False
+    handoff: Item | None = None
+    decisions: list[Item] = field(default_factory=list)
+    lessons: list[Item] = field(default_factory=list)
+    tasks: list[Item] = field(default_factory=list)
+    snapshot: list[Item] = field(default_factory=list)
+    instructions: str = ""
+    cut_project_entirely: bool = False
+    cut: list[str] = field(default_factory=list)
+
+    def render(self) -> str:
+        """The block as the original prints it (empty when there is nothing to say)."""
+        parts = ["\n\n## MEMORY CONTEXT"]
+        has_content = False
+        if self.project.strip() or not self.cut_project_entirely:
+            parts.append(f"\nProject:\n{self.project.strip()}")
+            has_content = has_content or bool(self.project.strip())
+        if self.handoff:
+            parts.append(f"\nLast Session:\n{self.handoff.text.strip()}")
+        if self.decisions:
+            parts.append("\nRelevant Decisions:")
+            parts.extend(f"- {d.text}" for d in self.decisions)
+        if self.lessons:
+            parts.append("\nRelevant Lessons:")
+            parts.extend(f"- {lesson.text}" for lesson in self.lessons)
+        if self.tasks:
+            parts.append("\nOpen Tasks:")
+            parts.extend(t.text for t in self.tasks)
+        if self.snapshot:
+            parts.append("\nRecovering previous session:\n" + "\n".join(s.text for s in self.snapshot))
+        has_content = has_content or any((self.handoff, self.decisions, self.lessons, self.tasks, self.snapshot))
+        block = "\n".join([*parts, "\n---\n"]) if has_content else ""
+        if self.instructions:
+            block += ("\n" if block else "") + self.instructions + "\n"
+        return block
+
+    def to_json(self, agent: str, command: str, budget: int) -> dict[str, Any]:
+        def items(xs: list[Item]) -> list[dict[str, Any]]:
+            return [{"id": x.id, "text": x.text, "score": x.score} for x in xs]
+
+        block = self.render()
+        return {
+            "agent": agent,
+            "command": command,
+            "budget": budget,
+            "tokens": tokens(block),
+            "block": block,
+            "sections": {
+                "project": {"text": self.project, "truncated": self.project_truncated, "tokens": tokens(self.project)},
+                "handoff": items([self.handoff])[0] if self.handoff else None,
+                "decisions": items(self.decisions),
+                "lessons": items(self.lessons),
+                "tasks": items(self.tasks),
+                "snapshot": items(self.snapshot),
+                "instructions": bool(self.instructions),
+            },
+            "cut": self.cut,
+        }
+
+
+def _one_line(text: str, limit: int = ITEM_CHARS) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def gather(store: Store | None, layout: Layout, agent: str, command: str, instructions: bool,
+           warn: Callable[[str], None]) -> Selection:
+    """Everything the block could hold, before the budget is applied.  Never raises MemcliError."""
+    sel = Selection()
+    try:
+        project = layout.project_file.read_text(encoding="utf-8") if layout.project_file.is_file() else ""
+        sel.project = _COMMENT.sub("", project)  # notes for humans, not for the agent
+        sel.project = re.sub(r"\n{3,}", "\n\n", sel.project)
+    except (OSError, UnicodeDecodeError) as exc:
+        warn(f"cannot read {layout.project_file}: {exc}")
+    if instructions:
+        categories = ",".join(store.categories) if store else "decisions,lessons,tasks,projects,handoffs"
+        sel.instructions = INSTRUCTIONS.format(dir=layout.memory, agent=agent, categories=categories)
+    if store is None:
+        return sel
+    config = store.config
+
+    def guarded(what: str, fn: Callable[[], None]) -> None:
+        try:
+            fn()
+        except MemcliError as exc:
+            warn(f"{what} left out: {exc.message}")
+
+    def handoff() -> None:
+        entries = store.read(agent, "handoffs") if "handoffs" in store.categories else []
+        if entries:
+            sel.handoff = Item(entries[0].body.strip(), entries[0].id)
+
+    def relevant(category: str, limit: int) -> list[Item]:
+        if category not in store.categories or limit <= 0:
+            return []
+        if command.strip():
+            from memcli.index import SearchIndex
+
+            hits = SearchIndex(store).search(command, agent=agent, category=category, limit=limit)
+            return [Item(_one_line(h.body), h.id, round(h.score, 4)) for h in hits]
+        return [Item(_one_line(e.body), e.id) for e in store.read(agent, category)[:limit]]
+
+    def decisions() -> None:
+        sel.decisions = relevant("decisions", config.inject_decisions)
+
+    def lessons() -> None:
+        sel.lessons = relevant("lessons", config.inject_lessons)
+
+    def tasks() -> None:
+        if "tasks" in store.categories:
+            for e in store.read(agent, "tasks"):
+                sel.tasks.extend(Item(t, e.id) for t in vault.open_tasks(e.body))
+
+    def snapshot() -> None:
+        from memcli.sessions import recover
+
+        data = recover(layout, agent, config.checkpoint_max_age_days)
+        if data:
+            for m in data["messages"][-config.inject_snapshot_messages:]:
+                sel.snapshot.append(Item(f"[{m.get('role', 'user')}]: {' '.join(str(m['text']).split())[:100]}"))
+
+    guarded("last handoff", handoff)
+    guarded("decisions", decisions)
+    guarded("lessons", lessons)
+    guarded("open tasks", tasks)
+    guarded("recovery snapshot", snapshot)
+    return sel
+
+
+def fit(sel: Selection, budget: int) -> Selection:
+    """Cut the selection until its rendered block is within ``budget`` tokens."""
+
+    def over() -> bool:
+        return tokens(sel.render()) > budget
+
+    def drop_items(name: str, label: str) -> None:
+        items: list[Item] = getattr(sel, name)
+        while items and over():
+            gone = items.pop()
+            sel.cut.append(f"{label} {gone.id}" if gone.id else label)
+
+    drop_items("lessons", "lesson")
+    drop_items("decisions", "decision")
+    if over() and sel.project.strip():
+        original = sel.project.strip()
+        sel.project_truncated = True
+        lo, hi = 0, len(original)
+        # The longest prefix (plus marker) that fits; binary search on its length.
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            sel.project = original[:mid].rstrip() + "\n" + TRUNCATED
+            if over():
+                hi = mid - 1
+            else:
+                lo = mid
+        if lo > 0:
+            sel.project = original[:lo].rstrip() + "\n" + TRUNCATED
+            sel.cut.append(f"project text truncated from {len(original)} to {lo} characters")
+        else:
+            sel.project = ""
+            sel.cut_project_entirely = True
+            sel.cut.append("project text")
+    drop_items("snapshot", "snapshot message")
+    drop_items("tasks", "task")
+    if over() and sel.handoff:
+        text = sel.handoff.text
+        while text and over():
+            text = text[: max(0, len(text) - max(1, len(text) // 8))]
+            sel.handoff.text = (text.rstrip() + " " + TRUNCATED) if text else ""
+        if not text or over():
+            sel.handoff = None
+            sel.cut.append("handoff")
+        else:
+            sel.cut.append("handoff truncated")
+    if over() and sel.instructions:
+        sel.instructions = ""
+        sel.cut.append("instructions")
+    if over():  # nothing left but the frame, and even that does not fit
+        sel.project, sel.cut_project_entirely = "", True
+    return sel
+
+
+def build(layout: Layout, agent: str, command: str, budget: int | None, instructions: bool,
+          warn: Callable[[str], None]) -> tuple[Selection, int]:
+    """The selection for an agent and a command, fitted to the budget; never raises MemcliError."""
+    from memcli.config import Config, load_config
+    from memcli.paths import validate_agent
+
+    store: Store | None = None
+    if layout.exists():
+        try:
+            config = load_config(layout.memory)
+        except MemcliError as exc:
+            warn(f"{exc.message}; using the defaults")
+            config = Config()
+        store = Store(layout, config)
+        try:
+            validate_agent(agent)
+        except MemcliError as exc:
+            warn(exc.message)
+            store = None  # the project text only
+    budget = budget or (store.config.inject_budget if store else Config().inject_budget)
+    sel = gather(store, layout, agent, command, instructions, warn)
+    return fit(sel, budget), budget

@@ -1,0 +1,70 @@
+"""Checkpoints: ``.memory/.vault/checkpoints/<agent>.json``, the AITEAM-X shape.
+
+``{"agentId", "savedAt" (ms), "messages" (the last 50 {role, text}), "chatId", "modelId"}``;
+valid for 7 days by default.  A corrupt checkpoint counts as none.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from memcli.fsutil import atomic_write
+from memcli.paths import Layout, validate_agent
+
+DAY_MS = 86_400_000
+
+
+def checkpoint_path(layout: Layout, agent: str) -> Path:
+    return layout.checkpoints / f"{validate_agent(agent)}.json"
+
+
+def save_checkpoint(
+    layout: Layout, agent: str, messages: list[dict[str, Any]], keep: int,
+    chat_id: str | None = None, model_id: str | None = None, now_ms: int | None = None,
+) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "agentId": agent,
+        "savedAt": now_ms if now_ms is not None else int(time.time() * 1000),
+        "messages": [{"role": m["role"], "text": m["text"]} for m in messages[-keep:]],
+    }
+    if chat_id:
+        data["chatId"] = chat_id
+    if model_id:
+        data["modelId"] = model_id
+    path = checkpoint_path(layout, agent)
+    layout.check_inside(path)
+    atomic_write(path, orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+    return data
+
+
+def read_checkpoint(path: Path) -> dict[str, Any] | None:
+    """The checkpoint in ``path`` if it is well-formed, else None."""
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("savedAt"), (int, float))
+        or isinstance(data.get("savedAt"), bool)
+        or not isinstance(data.get("messages"), list)
+        or not all(isinstance(m, dict) and isinstance(m.get("text"), str) for m in data["messages"])
+    ):
+        return None
+    return data
+
+
+def checkpoint_age_ms(data: dict[str, Any], now_ms: int | None = None) -> int:
+    return (now_ms if now_ms is not None else int(time.time() * 1000)) - int(data["savedAt"])
+
+
+def recover(layout: Layout, agent: str, max_age_days: float, now_ms: int | None = None) -> dict[str, Any] | None:
+    """The agent's checkpoint if it exists, parses and is younger than ``max_age_days``."""
+    data = read_checkpoint(checkpoint_path(layout, agent))
+    if data is None or checkpoint_age_ms(data, now_ms) >= max_age_days * DAY_MS:
+        return None
+    return data

@@ -1,0 +1,277 @@
+"""Conversations, checkpoint, recover and inject with a budget that holds."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memcli import extract, inject, vault
+from memcli.paths import Layout
+from memcli.sessions import DAY_MS, save_checkpoint
+from memcli.store import Store
+from memcli.vault import Entry
+
+from .conftest import EXAMPLES, clean_env, run
+
+FOUR = [
+    {"role": "user", "text": "fix the login redirect"},
+    {"role": "assistant", "text": "We decided to use a middleware guard for the redirect loop."},
+    {"role": "user", "text": "ok"},
+    {"role": "assistant", "text": "Note: the cookie must be set before the redirect or it is lost."},
+]
+
+
+def conversation_lines(mem: Path, agent: str = "dev") -> list[dict]:
+    path = mem / ".memory" / "conversations" / f"{agent}.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+# ------------------------------------------------------------------ checkpoint
+def test_checkpointing_the_same_messages_twice_keeps_four_lines(mem: Path):
+    payload = json.dumps(FOUR)
+    run("checkpoint", "dev", "-", cwd=mem, input=payload, check=True)
+    run("checkpoint", "dev", "-", cwd=mem, input=payload, check=True)
+    lines = conversation_lines(mem)
+    assert len(lines) == 4
+    assert [m["role"] for m in lines] == ["user", "agent", "user", "agent"]
+    # A longer save of the same conversation adds only the new message.
+    run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(FOUR + [{"role": "user", "text": "ok"}]), check=True)
+    assert len(conversation_lines(mem)) == 5
+
+
+def test_every_input_format_is_accepted(mem: Path, tmp_path: Path):
+    jsonl = tmp_path / "c.jsonl"
+    jsonl.write_text("\n".join(json.dumps(m) for m in FOUR) + "\n")
+    run("checkpoint", "a1", str(jsonl), cwd=mem, check=True)
+    assert len(conversation_lines(mem, "a1")) == 4
+    run("checkpoint", "a2", str(EXAMPLES / "conversation.bmad-master.json"), cwd=mem, check=True)
+    assert [m["text"] for m in conversation_lines(mem, "a2")] == ["...", "..."]
+    run("checkpoint", "a3", str(EXAMPLES / "cursor-transcript.sample.jsonl"), cwd=mem, check=True)
+    texts = [m["text"] for m in conversation_lines(mem, "a3")]
+    assert texts[0] == "faça pull" and texts[-1].startswith("We decided to adopt TypeScript")
+    run("checkpoint", "a4", str(EXAMPLES / "checkpoint.bmad-master.json"), cwd=mem, check=True)
+    saved = json.loads((mem / ".memory" / ".vault" / "checkpoints" / "a4.json").read_text())
+    assert saved["chatId"] == "chat_abc123" and saved["modelId"] == "claude-opus-4-6"
+
+
+def test_internal_messages_are_never_stored(mem: Path):
+    msgs = FOUR + [{"role": "agent", "text": "internal chatter", "internal": True}]
+    run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(msgs), check=True)
+    assert "internal chatter" not in (mem / ".memory" / "conversations" / "dev.jsonl").read_text()
+
+
+def test_bad_input_is_one_line_and_writes_nothing(mem: Path, tmp_path: Path):
+    before = sorted(str(p) for p in (mem / ".memory").rglob("*"))
+    for payload in ["not json at all", '{"messages": 5}', '[{"role": "user"}]', "[1, 2]", "", '"text"']:
+        result = run("checkpoint", "dev", "-", cwd=mem, input=payload)
+        assert result.returncode == 1, payload
+        assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    result = run("checkpoint", "dev", str(tmp_path / "missing.json"), cwd=mem)
+    assert result.returncode == 1 and "missing.json" in result.stderr
+    assert sorted(str(p) for p in (mem / ".memory").rglob("*")) == before
+
+
+def test_secrets_in_messages_are_redacted(mem: Path):
+    token = "ghp_" + "Z9y8" * 9
+    msgs = [{"role": "user", "text": f"use token {token} please"}, {"role": "agent", "text": "done"}]
+    result = run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(msgs), check=True)
+    assert "redacted 1 secret" in result.stderr
+    stored = (mem / ".memory" / "conversations" / "dev.jsonl").read_text()
+    assert token not in stored and "[REDACTED:GitHub token]" in stored
+    assert token not in (mem / ".memory" / ".vault" / "checkpoints" / "dev.json").read_text()
+
+
+def test_close_writes_handoff_and_insights_once(mem: Path):
+    payload = json.dumps(FOUR)
+    run("checkpoint", "dev", "-", "--close", cwd=mem, input=payload, check=True)
+    store = Store(Layout(mem))
+    handoffs = store.read("dev", "handoffs")
+    assert len(handoffs) == 1
+    assert handoffs[0].body.splitlines()[0] == "[User]: fix the login redirect"
+    assert handoffs[0].tags == ["auto-handoff", "session-close"]
+    decisions, lessons = store.read("dev", "decisions"), store.read("dev", "lessons")
+    assert [d.body for d in decisions] == ["We decided to use a middleware guard for the redirect loop."]
+    assert [x.body for x in lessons] == ["Note: the cookie must be set before the redirect or it is lost."]
+    assert decisions[0].tags == ["auto-extract", "session-close"]
+    run("checkpoint", "dev", "-", "--close", cwd=mem, input=payload, check=True)
+    assert len(store.read("dev", "handoffs")) == 1
+    assert len(store.read("dev", "decisions")) == 1 and len(store.read("dev", "lessons")) == 1
+
+
+def test_handoff_is_last_six_messages_of_200_chars(mem: Path):
+    msgs = [{"role": "user" if i % 2 else "assistant", "text": f"message {i} " + "x" * 300} for i in range(10)]
+    run("checkpoint", "dev", "-", "--close", cwd=mem, input=json.dumps(msgs), check=True)
+    body = Store(Layout(mem)).read("dev", "handoffs")[0].body
+    lines = body.splitlines()
+    assert len(lines) == 6 and lines[0].startswith("[Agent]: message 4 ")
+    assert all(len(line.split(": ", 1)[1]) == 200 for line in lines)
+
+
+def test_extractor_cases():
+    cases = json.loads((EXAMPLES / "extractor-cases.json").read_text())["cases"]
+    for case in cases:
+        got = extract.extract([{"role": case["role"], "text": case["text"]}])
+        expected = case["v050_expected_from_tests"]
+        for key in ("decisions", "lessons"):
+            if key in expected:
+                assert len(getattr(got, key)) == expected[key], case["name"]
+        if "decisionsContains" in expected:
+            assert any(expected["decisionsContains"] in d.lower() for d in got.decisions), case["name"]
+        if "lessonsContains" in expected:
+            assert any(expected["lessonsContains"] in x.lower() for x in got.lessons), case["name"]
+
+
+def test_extractor_dedupes_and_ignores_user_messages():
+    msgs = [
+        {"role": "user", "text": "We decided to use Redis for the cache layer in production."},
+        {"role": "agent", "text": "We decided to use Redis for the cache layer in production!\n"
+                                  "we decided to use redis for the cache layer in production."},
+    ]
+    assert len(extract.extract(msgs).decisions) == 1
+
+
+# ------------------------------------------------------------------ recover
+def test_recover_valid_stale_and_corrupt(mem: Path):
+    result = run("recover", "dev", cwd=mem)
+    assert result.returncode == 3 and "no valid checkpoint" in result.stderr
+    run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(FOUR), check=True)
+    result = run("recover", "dev", "--json", cwd=mem, check=True)
+    data = json.loads(result.stdout)
+    assert data["agentId"] == "dev" and len(data["messages"]) == 4
+    layout = Layout(mem)
+    save_checkpoint(layout, "dev", FOUR, 50, now_ms=int(time.time() * 1000) - 8 * DAY_MS)
+    assert run("recover", "dev", cwd=mem).returncode == 3
+    (mem / ".memory" / ".vault" / "checkpoints" / "dev.json").write_text("{corrupt")
+    assert run("recover", "dev", cwd=mem).returncode == 3
+
+
+def test_old_checkpoint_is_not_injected(mem: Path):
+    save_checkpoint(Layout(mem), "dev", [{"role": "user", "text": "stale hello"}], 50,
+                    now_ms=int(time.time() * 1000) - 8 * DAY_MS)
+    assert "stale hello" not in run("inject", "dev", "x", cwd=mem, check=True).stdout
+    save_checkpoint(Layout(mem), "dev", [{"role": "user", "text": "fresh hello"}], 50)
+    assert "[user]: fresh hello" in run("inject", "dev", "x", cwd=mem, check=True).stdout
+
+
+# ------------------------------------------------------------------ inject
+def test_inject_reproduces_the_original_block(mem: Path):
+    preview = (EXAMPLES / "inject-preview.txt").read_text()
+    expected_block = preview.split("----- buildMemoryInstructions -----")[0]
+    project = expected_block.split("Project:\n", 1)[1].split("\n\nLast Session:")[0]
+    (mem / ".memory" / "_project.md").write_text(project + "\n")
+    store = Store(Layout(mem))
+    store.add("bmad-master", "decisions", "Use kebab-case for agent IDs #naming #conventions (see issue #42, color #fff)")
+    store.add("bmad-master", "decisions", "Adotar SSE em vez de WebSockets — deploy não suporta conexões bidirecionais.")
+    store.add("bmad-master", "tasks", "- [ ] Ship v1\n- [x] done already\n  - [ ] nested open item")
+    store.add("bmad-master", "handoffs", "[User]: fix login\n[Agent]: fixed redirect loop in middleware")
+    save_checkpoint(Layout(mem), "bmad-master", [
+        {"role": "user", "text": "hello"}, {"role": "agent", "text": "hi there"},
+        {"role": "user", "text": "continue the login fix"}], 50)
+    out = run("inject", "bmad-master", cwd=mem, check=True).stdout
+    assert out == expected_block.rstrip("\n") + "\n"
+    with_instructions = run("inject", "bmad-master", "--instructions", cwd=mem, check=True).stdout
+    assert with_instructions.endswith(
+        "## MEMORY: When asked to save/learn/remember, WRITE to files (don't just say you will).\n"
+        f"Shared: {mem}/.memory/_project.md | Personal: {mem}/.memory/bmad-master/"
+        "{decisions,lessons,tasks,projects,handoffs}.md\n---\n"
+    )
+
+
+def test_inject_picks_relevant_decisions_and_lessons(mem: Path):
+    store = Store(Layout(mem))
+    for i in range(6):
+        store.add("dev", "decisions", f"unrelated decision {i} about the build pipeline")
+    store.add("dev", "decisions", "Use SSE for streaming responses to the dashboard")
+    store.add("dev", "lessons", "Streaming through nginx needs proxy_buffering off")
+    store.add("dev", "lessons", "The build cache is keyed on the lockfile")
+    data = json.loads(run("inject", "dev", "add streaming to the dashboard", "--format", "json", cwd=mem, check=True).stdout)
+    assert data["sections"]["decisions"][0]["text"] == "Use SSE for streaming responses to the dashboard"
+    assert data["sections"]["lessons"][0]["text"].startswith("Streaming through nginx")
+    assert len(data["sections"]["decisions"]) == 3 and len(data["sections"]["lessons"]) <= 2
+    assert data["tokens"] <= data["budget"] == 2000
+    assert set(data) >= {"agent", "command", "budget", "tokens", "block", "sections", "cut"}
+
+
+def test_inject_never_breaks_the_wrapper(tmp_path: Path, mem: Path):
+    for cwd, args in [(tmp_path, ["inject", "dev", "x"]), (mem, ["inject", "nobody", "x"]),
+                      (mem, ["inject", "../evil", "x"]), (tmp_path, ["--dir", str(tmp_path / "no"), "inject", "dev"])]:
+        result = run(*args, cwd=cwd)
+        assert result.returncode == 0, (args, result.stderr)
+        assert "Traceback" not in result.stderr
+    assert run("inject", "dev", "x", cwd=tmp_path).stdout == ""
+    # An unknown agent in an initialised memory gets the project text only.
+    out = run("inject", "nobody", "x", cwd=mem).stdout
+    assert "Project:" in out and "Relevant Decisions" not in out
+    # A mangled vault file or config: warnings on stderr, a block on stdout, exit 0.
+    (mem / ".memory" / "dev").mkdir()
+    (mem / ".memory" / "dev" / "decisions.md").write_bytes(b"\xff\xfe\x00")
+    (mem / ".memory" / "config.toml").write_text("not = [toml")
+    result = run("inject", "dev", "x", cwd=mem)
+    assert result.returncode == 0 and "Project:" in result.stdout and "warning" in result.stderr
+
+
+def test_inject_reads_the_command_from_stdin_and_explains(mem: Path):
+    Store(Layout(mem)).add("dev", "decisions", "Adopt SSE for streaming")
+    result = run("inject", "dev", "-", "--explain", cwd=mem, input="streaming please\n", check=True)
+    assert "Adopt SSE for streaming" in result.stdout
+    assert "inject:" in result.stderr and "tokens" in result.stderr and "inject:" not in result.stdout
+
+
+def test_inject_budget_cuts_in_order(mem: Path):
+    store = Store(Layout(mem))
+    (mem / ".memory" / "_project.md").write_text("P" * 3000)
+    store.add("dev", "decisions", "decision about streaming " + "d" * 300)
+    store.add("dev", "lessons", "lesson about streaming " + "l" * 300)
+    store.add("dev", "tasks", "- [ ] task one\n- [ ] task two")
+    store.add("dev", "handoffs", "[User]: the handoff survives")
+    data = json.loads(run("inject", "dev", "streaming", "-b", "200", "-f", "json", cwd=mem, check=True).stdout)
+    assert data["tokens"] <= 200
+    s = data["sections"]
+    assert s["lessons"] == [] and s["decisions"] == [] and s["project"]["truncated"]
+    assert inject.TRUNCATED in data["block"]
+    assert s["handoff"]["text"] == "[User]: the handoff survives" and len(s["tasks"]) == 2
+
+
+_big_text = st.text(st.characters(blacklist_categories=("Cs",)), min_size=0, max_size=3000)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    project=st.one_of(_big_text, st.text(min_size=5000, max_size=20000)),
+    n_entries=st.integers(0, 300),
+    body_len=st.integers(1, 2000),
+    handoff=_big_text,
+    task_len=st.integers(1, 3000),
+    budget=st.integers(50, 3000),
+    command=st.sampled_from(["", "streaming", "fix the login redirect loop", "日本語"]),
+)
+def test_the_block_never_exceeds_the_budget(project, n_entries, body_len, handoff, task_len, budget, command):
+    root = Path(tempfile.mkdtemp())
+    try:
+        layout = Layout(root)
+        (root / ".memory" / "dev").mkdir(parents=True)
+        (root / ".memory" / "_project.md").write_text(project)
+        words = "streaming login redirect loop cache proxy token budget ".split()
+        for c, cat in enumerate(["decisions", "lessons", "tasks", "handoffs"]):
+            entries = []
+            for i in range(n_entries if cat in ("decisions", "lessons") else 3):
+                if cat == "tasks":
+                    body = "\n".join(f"- [ ] task {j} " + "t" * task_len for j in range(5))
+                elif cat == "handoffs":
+                    body = handoff or "h"
+                else:
+                    body = " ".join(words[(i + k) % len(words)] for k in range(max(1, body_len // 8)))
+                entries.append(Entry(1_700_000_000_000 + c * 10_000 + i, None, [], body))
+            (root / ".memory" / "dev" / f"{cat}.md").write_text(vault.serialize(entries))
+        save_checkpoint(layout, "dev", [{"role": "user", "text": "x" * 5000}] * 5, 50)
+        sel, used = inject.build(layout, "dev", command, budget, True, lambda msg: None)
+        assert used == budget
+        assert inject.tokens(sel.render()) <= budget
+    finally:
+        shutil.rmtree(root)
