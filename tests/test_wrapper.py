@@ -1,0 +1,57 @@
+"""The README's wrapper recipe, run for real with a fake agent command."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from memcli.paths import Layout
+from memcli.store import Store
+
+from .conftest import ROOT, clean_env, run
+
+FAKE_AGENT = """#!/bin/sh
+# A stand-in for cursor-agent: records its prompt, then answers in paragraphs, slowly.
+printf '%s' "$2" > "$PROMPT_FILE"
+echo "Looking into the login redirect."
+echo
+sleep 1.5
+echo "We decided to use a middleware guard to stop the redirect loop for good."
+echo
+sleep 1.5
+echo "Note: the session cookie must be set before redirecting, otherwise it is dropped."
+"""
+
+
+def test_wrapper_injects_checkpoints_and_closes(mem: Path, tmp_path: Path):
+    import subprocess
+
+    Store(Layout(mem)).add("dev", "decisions", "Login redirects go through the auth middleware")
+    agent = tmp_path / "fake-agent"
+    agent.write_text(FAKE_AGENT)
+    agent.chmod(0o755)
+    bindir = Path(sys.executable).parent
+    prompt_file = tmp_path / "prompt.txt"
+    env = clean_env(
+        MEMCLI_AGENT_CMD=str(agent), MEMCLI_CHECKPOINT_EVERY="1", PROMPT_FILE=str(prompt_file),
+        PATH=f"{bindir}{os.pathsep}{os.environ['PATH']}",
+    )
+    result = subprocess.run(
+        ["bash", str(ROOT / "examples" / "agent-wrapper.sh"), "dev", "fix the login redirect"],
+        cwd=mem, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "We decided to use a middleware guard" in result.stdout  # the agent's output still reaches the user
+    prompt = prompt_file.read_text()
+    assert "## MEMORY CONTEXT" in prompt and "Login redirects go through the auth middleware" in prompt
+    assert prompt.endswith("fix the login redirect")
+    lines = [json.loads(x) for x in (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines()]
+    texts = [m["text"] for m in lines]
+    assert texts[0] == "fix the login redirect" and len(texts) == len(set(texts)) == 4
+    store = Store(Layout(mem))
+    assert store.read("dev", "handoffs")[0].body.startswith("[User]: fix the login redirect")
+    assert any("middleware guard" in d.body for d in store.read("dev", "decisions"))
+    assert any("session cookie" in x.body for x in store.read("dev", "lessons"))
+    assert run("recover", "dev", cwd=mem).returncode == 0
