@@ -112,6 +112,8 @@ def parse_conversation(text: str, where: str = "input") -> tuple[list[dict[str, 
         elif isinstance(data, dict) and isinstance(data.get("messages"), list):
             items = data["messages"]
             meta = {k: data[k] for k in ("chatId", "modelId", "agentId") if isinstance(data.get(k), str)}
+            if _timestamp(data.get("savedAt")) is not None:
+                meta["savedAt"] = _timestamp(data.get("savedAt"))
         elif isinstance(data, dict):
             items = [data]  # JSONL with a single line
         else:
@@ -147,33 +149,25 @@ def conversation_path(layout: Layout, agent: str) -> Path:
     return layout.conversations / f"{validate_agent(agent)}.jsonl"
 
 
-def read_conversation(layout: Layout, agent: str, warn=None) -> list[dict[str, Any]]:
-    """Every stored message of an agent: legacy JSON first, then JSONL; unique ids, in time order."""
-    messages: list[dict[str, Any]] = []
-    legacy = layout.conversations / f"{validate_agent(agent)}.json"
-    if legacy.is_file():
-        try:
-            legacy_messages, meta = parse_conversation(legacy.read_text(encoding="utf-8"), str(legacy))
-            base = _timestamp(orjson.loads(legacy.read_bytes()).get("savedAt")) or 0
-            for n, m in enumerate(assign_ids(legacy_messages, meta.get("chatId"))):
-                m.setdefault("ts", base)
-                m["seq"] = n
-                messages.append(m)
-        except (MemcliError, OSError, AttributeError, orjson.JSONDecodeError) as exc:
-            if warn:
-                warn(f"{legacy}: skipped, not a conversation ({exc})")
+def _jsonl(layout: Layout, agent: str, warn=None) -> tuple[list[dict[str, Any]], set[str]]:
+    """The JSONL file's messages (as stored) and the ids that compaction trimmed."""
     path = conversation_path(layout, agent)
-    bad = 0
     try:
         lines = path.read_bytes().splitlines()
     except FileNotFoundError:
-        lines = []
+        return [], set()
+    messages, trimmed, bad = [], set(), 0
     for n, line in enumerate(lines):
         if not line.strip():
             continue
         try:
             m = orjson.loads(line)
-            if not isinstance(m, dict) or not isinstance(m.get("id"), str) or not isinstance(m.get("text"), str):
+            if not isinstance(m, dict) or not isinstance(m.get("id"), str):
+                raise ValueError
+            if m.get("trimmed") is True:
+                trimmed.add(m["id"])
+                continue
+            if not isinstance(m.get("text"), str):
                 raise ValueError
         except (orjson.JSONDecodeError, ValueError):
             bad += 1
@@ -182,13 +176,41 @@ def read_conversation(layout: Layout, agent: str, warn=None) -> list[dict[str, A
         messages.append(m)
     if bad and warn:
         warn(f"{path}: skipped {bad} malformed line{'s' if bad > 1 else ''}")
+    return messages, trimmed
+
+
+def read_conversation(layout: Layout, agent: str, warn=None, legacy: bool = True) -> list[dict[str, Any]]:
+    """Every stored message of an agent: legacy JSON first, then JSONL; unique ids, in time order.
+
+    Messages that compaction trimmed (recorded as ``{"id", "trimmed": true}`` lines) stay out,
+    even when a merge or a re-saved conversation brings their lines back.
+    """
+    messages: list[dict[str, Any]] = []
+    legacy_path = layout.conversations / f"{validate_agent(agent)}.json"
+    if legacy and legacy_path.is_file():
+        try:
+            legacy_messages, meta = parse_conversation(legacy_path.read_text(encoding="utf-8"), str(legacy_path))
+            for n, m in enumerate(assign_ids(legacy_messages, meta.get("chatId"))):
+                m.setdefault("ts", meta.get("savedAt", 0))
+                m["seq"] = n
+                messages.append(m)
+        except (MemcliError, OSError, UnicodeDecodeError) as exc:
+            if warn:
+                warn(f"{legacy_path}: skipped, not a conversation ({getattr(exc, 'message', exc)})")
+    stored, trimmed = _jsonl(layout, agent, warn)
+    messages.extend(stored)
     unique: dict[str, dict[str, Any]] = {}
     for m in messages:
-        unique.setdefault(m["id"], m)
+        if m["id"] not in trimmed:
+            unique.setdefault(m["id"], m)
     return sorted(unique.values(), key=lambda m: (m.get("ts") or 0, m.get("seq") or 0))
 
 
-def _line(m: dict[str, Any]) -> bytes:
+def trimmed_ids(layout: Layout, agent: str) -> set[str]:
+    return _jsonl(layout, agent)[1]
+
+
+def line_bytes(m: dict[str, Any]) -> bytes:
     return orjson.dumps(m, option=orjson.OPT_SORT_KEYS)
 
 
@@ -196,7 +218,8 @@ def append_messages(layout: Layout, agent: str, messages: list[dict[str, Any]], 
     """Append the messages whose ids are not stored yet (call under the memory lock); returns how many."""
     path = conversation_path(layout, agent)
     layout.check_inside(path)
-    known = {m["id"] for m in read_conversation(layout, agent, warn)}
+    stored, trimmed = _jsonl(layout, agent, warn)  # not the legacy JSON: migrate appends its messages
+    known = {m["id"] for m in stored} | trimmed
     now = int(time.time() * 1000)
     new = []
     for n, m in enumerate(messages):
@@ -206,7 +229,7 @@ def append_messages(layout: Layout, agent: str, messages: list[dict[str, Any]], 
         stored = {k: v for k, v in m.items() if k in ("id", "role", "text", "chatId", "modelId", "ts")}
         stored.setdefault("ts", now)
         stored["seq"] = n
-        new.append(_line(stored))
+        new.append(line_bytes(stored))
     if new:
         try:
             current = path.read_bytes()
@@ -218,8 +241,15 @@ def append_messages(layout: Layout, agent: str, messages: list[dict[str, Any]], 
     return len(new)
 
 
-def write_conversation(layout: Layout, agent: str, messages: list[dict[str, Any]]) -> None:
-    """Replace an agent's conversation (compaction); call under the memory lock."""
+def write_conversation(
+    layout: Layout, agent: str, messages: list[dict[str, Any]], trimmed: set[str] | None = None
+) -> None:
+    """Replace an agent's conversation (compaction); call under the memory lock.
+
+    ``trimmed`` ids are written as ``{"id", "trimmed": true}`` lines first, so that a
+    re-saved conversation or a merge cannot bring those messages back.
+    """
     path = conversation_path(layout, agent)
     layout.check_inside(path)
-    atomic_write(path, b"".join(_line(m) + b"\n" for m in messages))
+    stubs = [orjson.dumps({"id": i, "trimmed": True}, option=orjson.OPT_SORT_KEYS) + b"\n" for i in sorted(trimmed or ())]
+    atomic_write(path, b"".join(stubs) + b"".join(line_bytes(m) + b"\n" for m in messages))

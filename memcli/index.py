@@ -38,8 +38,13 @@ MANIFEST = "memcli-manifest.json"
 # field that is empty for most entries would punish tagged entries for having tags); a body
 # match can reach at most (k1 + 1) = 2.2 x IDF, so a tag weighs above any body word.
 TAG_WEIGHT = 2.5
-FUZZY_BOOST = 0.3
-PREFIX_BOOST = 0.2
+# tantivy scores fuzzy and prefix queries with a constant, not BM25.  Each distinct query
+# word an entry holds (exactly or one typo away, in body or tags) adds WORD_MATCH_BONUS, so entries that
+# match more of the query's words rank first and BM25 orders entries that match as many;
+# a prefix match adds PREFIX_BONUS.  Tuned on LoCoMo (bench/RESULTS.md): R@5 went from
+# 0.507 (no bonus) to 0.552 (3.0 / 0.5); 5.0 was no better.
+WORD_MATCH_BONUS = 3.0
+PREFIX_BONUS = 0.5
 RACY_NS = 2_000_000_000  # a file modified this recently may change again within the same mtime tick
 SEARCH_LOCK_TIMEOUT = 3.0
 _WORD_RE = re.compile(r"\w+")
@@ -418,22 +423,21 @@ class SearchIndex:
             exact = tv.Query.term_query(self.schema, "body", stem)
             clauses.append((tv.Occur.Should, exact))
             tagged = searcher.doc_freq("tags", stem)
+            tag_query = tv.Query.term_query(self.schema, "tags", stem)
             if tagged:
                 idf = math.log(1 + (total - tagged + 0.5) / (tagged + 0.5))
-                tag_query = tv.Query.term_query(self.schema, "tags", stem)
                 clauses.append((tv.Occur.Should, tv.Query.const_score_query(tag_query, TAG_WEIGHT * idf)))
             if word in STOPWORDS or word.isdigit():
                 continue
-            # Typos and prefixes score a small constant (tantivy's fuzzy queries are not BM25-scored).
-            # It also rewards an exact match once more, which favours entries matching more of
-            # the query's words: on LoCoMo this ranks better than scoring only inexact matches.
+            # The word (or a typo of it) in the body or the tags: a constant bonus (see WORD_MATCH_BONUS).
             distance = min(2, round(len(word) * config.search_fuzzy))
             if distance and len(word) >= 4:
                 fuzzy = tv.Query.fuzzy_term_query(self.schema, "body", stem, distance, True, False)
-                clauses.append((tv.Occur.Should, tv.Query.boost_query(fuzzy, FUZZY_BOOST)))
+                anywhere = tv.Query.boolean_query([(tv.Occur.Should, fuzzy), (tv.Occur.Should, tag_query)])
+                clauses.append((tv.Occur.Should, tv.Query.const_score_query(anywhere, WORD_MATCH_BONUS)))
             if config.search_prefix and len(word) >= 3:
                 prefix = tv.Query.fuzzy_term_query(self.schema, "body", word, 0, True, True)
-                clauses.append((tv.Occur.Should, tv.Query.boost_query(prefix, PREFIX_BOOST)))
+                clauses.append((tv.Occur.Should, tv.Query.boost_query(prefix, PREFIX_BONUS)))
         if not clauses:
             return None
         query = tv.Query.boolean_query(clauses)

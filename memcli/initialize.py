@@ -36,6 +36,7 @@ class InitPlan:
     root: Path
     create_dirs: list[Path] = field(default_factory=list)
     write_files: dict[Path, str] = field(default_factory=dict)
+    hooks: list[tuple[Path, str]] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
 
 
@@ -67,7 +68,7 @@ def _append_lines(path: Path, lines: list[str], plan: InitPlan) -> None:
     plan.messages.append(f"{'updated' if current else 'created'} {path.name} (+{len(missing)} lines)")
 
 
-def plan_init(layout: Layout) -> InitPlan:
+def plan_init(layout: Layout, hooks: bool = True) -> InitPlan:
     plan = InitPlan(root=layout.root)
     if not layout.root.is_dir():
         raise MemcliError(f"{layout.root} is not a folder")
@@ -86,6 +87,10 @@ def plan_init(layout: Layout) -> InitPlan:
         plan.messages.append(f"created {project.relative_to(layout.root)} (edit it: `memcli edit _project`)")
     _append_lines(layout.root / ".gitattributes", GITATTRIBUTES_LINES, plan)
     _append_lines(layout.root / ".gitignore", GITIGNORE_LINES, plan)
+    if hooks:
+        from memcli import hooks as git_hooks
+
+        plan.hooks = git_hooks.plan_install(layout.root)
     return plan
 
 
@@ -94,3 +99,7 @@ def apply_init(plan: InitPlan) -> None:
         path.mkdir(parents=True, exist_ok=True)
     for path, text in plan.write_files.items():
         atomic_write(path, text)
+    if plan.hooks:
+        from memcli import hooks as git_hooks
+
+        plan.messages.extend(git_hooks.install(plan.hooks))

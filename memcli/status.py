@@ -36,3 +36,48 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
         totals["open_tasks"] += open_tasks
     report["totals"] = totals
     return report
+
+
+def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
+    """The vault report plus checkpoints, the index, the last compaction and git."""
+    from memcli import compact, gitutil, hooks, sessions
+
+    report = vault_status(store, agent)
+    for name, info in report["agents"].items():
+        data = sessions.read_checkpoint(sessions.checkpoint_path(store.layout, name))
+        if data is None:
+            info["checkpoint"] = None
+        else:
+            age = sessions.checkpoint_age_ms(data)
+            valid = age < store.config.checkpoint_max_age_days * sessions.DAY_MS
+            info["checkpoint"] = {"age_hours": round(age / 3_600_000, 2), "valid": valid,
+                                  "messages": len(data["messages"])}
+    report["index"] = index_status(store)
+    report["last_compaction"] = compact.last_run(store)
+    root = store.layout.root
+    if gitutil.is_repo(root):
+        changes = gitutil.memory_changes(root) or []
+        report["git"] = {
+            "branch": gitutil.branch(root),
+            "uncommitted": len(changes),
+            "changes": changes,
+            "hooks": hooks.installed(root),
+        }
+    else:
+        report["git"] = None
+    return report
+
+
+def index_status(store: Store) -> dict[str, Any]:
+    """Whether the index exists and how many vault files changed since it was updated."""
+    from memcli.index import SearchIndex
+
+    index = SearchIndex(store)
+    if not index.exists():
+        return {"exists": False, "fresh": False, "changed_files": None}
+    manifest = index.load_manifest()
+    if manifest is None:
+        return {"exists": True, "fresh": False, "changed_files": None}
+    changed, _ = index.changed_files(manifest)
+    return {"exists": True, "fresh": not changed, "changed_files": len(changed),
+            "indexed_files": sum(1 for k in manifest["files"] if k.endswith(".md"))}

@@ -168,28 +168,66 @@ class Store:
         atomic_write(last_path, str(new))
         return new
 
-    def _write(self, agent: str, category: str, entries: list[Entry]) -> None:
-        """Write a vault file: renumber duplicate ids, drop exact copies, persist ids."""
-        path = self.layout.category_file(agent, category)
-        self.layout.check_inside(path)
+    def _clean(self, entries: list[Entry], renumber: bool = True) -> tuple[list[Entry], int, int]:
+        """Drop exact copies and give every duplicated id but the first a new id.
+
+        Returns the entries and how many copies were dropped and ids renumbered.  With
+        ``renumber=False`` (a dry run) ids are counted, not changed.
+        """
         seen: dict[int, list[Entry]] = {}
         final: list[Entry] = []
+        dropped = 0
         for e in entries:
             assert e.id is not None
             twins = seen.setdefault(e.id, [])
             if any(t.body == e.body and t.tags == e.tags and t.header_date == e.header_date for t in twins):
-                continue  # an exact copy, as a merge or a copy-paste leaves
+                dropped += 1  # an exact copy, as a merge or a copy-paste leaves
+                continue
             twins.append(e)
             final.append(e)
+        renumbered = 0
         used = {e.id for e in final if e.id is not None}
         for twins in seen.values():
             for twin in twins[1:]:
-                twin.id = self._new_id(used)
-                used.add(twin.id)
+                renumbered += 1
+                if renumber:
+                    twin.id = self._new_id(used)
+                    used.add(twin.id)
+        return final, dropped, renumbered
+
+    def _write(self, agent: str, category: str, entries: list[Entry]) -> None:
+        """Write a vault file: renumber duplicate ids, drop exact copies, persist ids."""
+        path = self.layout.category_file(agent, category)
+        self.layout.check_inside(path)
+        final, _, _ = self._clean(entries)
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, vault.serialize(final))
         for listener in self.listeners:
             listener(self, agent, category)
+
+    def normalise(self, agent: str, category: str, dry_run: bool = False) -> dict[str, int]:
+        """Tidy what a merge leaves in a vault file: copies, duplicate ids, removed entries, order.
+
+        Entries end up newest first, every one with an id marker.  The file is written only
+        if that changes it.  Returns counts of what was (or, dry, would be) changed.
+        """
+        path = self.layout.category_file(agent, category)
+        raw = self._read_raw(agent, category)
+        removed = self.removed_ids(agent)
+        visible = [e for e in raw if (category, e.id) not in removed]
+        final, dropped, renumbered = self._clean(visible, renumber=not dry_run)
+        final.sort(key=lambda e: e.id or 0, reverse=True)
+        text = vault.serialize(final)
+        current = read_text(path) or ""
+        changed = text != current
+        if changed and not dry_run:
+            self._write(agent, category, final)
+        return {
+            "changed": int(changed),
+            "duplicates": dropped,
+            "renumbered": renumbered,
+            "removed": len(raw) - len(visible),
+        }
 
     def _rewrite(self, agent: str, category: str, change: Callable[[list[Entry]], list[Entry]]) -> None:
         removed = self.removed_ids(agent)

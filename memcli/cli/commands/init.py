@@ -14,11 +14,14 @@ EPILOG = "Example: memcli init    (in the root of your repository)"
 
 def command(
     no_hooks: Annotated[bool, typer.Option("--no-hooks", help="Do not install the git hooks.")] = False,
+    remove_hooks: Annotated[bool, typer.Option("--remove-hooks", help="Remove memcli's git hooks (yours are put back) and exit.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
 ) -> None:
     """Create .memory/, _project.md, the .gitattributes/.gitignore lines and the git hooks.
 
-    Safe to run again: it never overwrites what is there.
+    Safe to run again: it never overwrites what is there. The post-checkout, post-merge
+    and post-rewrite hooks keep the index fresh and compact after merges; a hook of your
+    own is kept and still runs. Honours core.hooksPath. Works outside git too (no hooks).
     """
     from memcli import initialize
 
@@ -27,7 +30,13 @@ def command(
         top = initialize.git_toplevel(Path.cwd())
         if top and not (Path.cwd() / MEMORY_DIR).is_dir():
             layout = Layout(top)
-    plan = initialize.plan_init(layout)
+    if remove_hooks:
+        from memcli import hooks
+
+        for message in hooks.remove(layout.root) or ["no memcli hooks installed"]:
+            typer.echo(message)
+        return
+    plan = initialize.plan_init(layout, hooks=not no_hooks)
     initialize.apply_init(plan)
     if not quiet:
         for message in plan.messages or [f"{layout.memory} is already set up; nothing to do"]:

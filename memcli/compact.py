@@ -1,0 +1,233 @@
+"""`memcli compact`: the five steps of AITEAM-X, plus tidying what git merges leave.
+
+A. stale and corrupt checkpoints are deleted;
+B. conversations over 20 messages keep the last 20; decisions and lessons are first
+   extracted from the removed part (once per message id) and a "Session compacted"
+   handoff is written;
+C. a category with more than 30 entries keeps the newest 20; the rest become one
+   summary entry (summaries are never summarised again, entries with open tasks are kept);
+D. the search index is brought up to date;
+E. legacy files left by `migrate` (``*.md.bak``, ``conversations/*.json.bak``) are removed;
+plus merge clean-up in every vault file: exact copies dropped, duplicate ids renumbered,
+removed entries dropped, entries sorted newest first; duplicated conversation lines
+dropped.  Running it twice in a row changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import orjson
+
+from memcli import conversations, extract, sessions, vault
+from memcli.fsutil import atomic_write, read_text
+from memcli.store import Store
+from memcli.vault import Entry
+
+COMPACTED = "compacted"
+LOG = "compact-log.json"
+
+
+@dataclass
+class CompactReport:
+    timestamp: str = ""
+    checkpointsCleaned: int = 0
+    conversationsTrimmed: int = 0
+    vaultEntriesMerged: int = 0
+    indexRebuilt: bool = False
+    legacyFilesCleaned: int = 0
+    duplicatesDropped: int = 0
+    idsRenumbered: int = 0
+    removedEntriesDropped: int = 0
+    filesNormalised: int = 0
+    insightsExtracted: int = 0
+    dryRun: bool = False
+    skipped: bool = False
+    actions: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def last_run(store: Store) -> dict[str, Any] | None:
+    try:
+        data = orjson.loads((store.layout.state / LOG).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def is_due(store: Store, now: float | None = None) -> bool:
+    data = last_run(store)
+    if not data or not isinstance(data.get("timestamp"), str):
+        return True
+    try:
+        then = datetime.fromisoformat(data["timestamp"].replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return True
+    return (now or time.time()) - then >= store.config.compact_interval_minutes * 60
+
+
+def _known_lines(store: Store, agent: str, category: str) -> set[str]:
+    """Dedupe keys of every entry and every bullet line of the category (to extract nothing twice)."""
+    keys = set()
+    for e in store.read(agent, category):
+        keys.add(extract.dedupe_key(e.body))
+        for line in e.body.splitlines():
+            keys.add(extract.dedupe_key(line.strip().removeprefix("- ")))
+    return keys
+
+
+def _processed_ids(store: Store) -> set[str]:
+    try:
+        data = orjson.loads((store.layout.state / "processed-messages.json").read_bytes())
+        return set(data) if isinstance(data, list) else set()
+    except (OSError, orjson.JSONDecodeError):
+        return set()
+
+
+def _step_conversations(store: Store, report: CompactReport, dry: bool) -> None:
+    layout, config = store.layout, store.config
+    folder = layout.conversations
+    if not folder.is_dir():
+        return
+    processed = _processed_ids(store)
+    processed_before = len(processed)
+    for path in sorted(folder.glob("*.jsonl")):
+        agent = path.stem
+        try:
+            store.check(agent)
+        except Exception:
+            continue
+        jsonl_only = conversations.read_conversation(layout, agent, legacy=False)
+        trimmed = conversations.trimmed_ids(layout, agent)
+        keep = config.compact_keep_messages
+        if len(jsonl_only) > keep:
+            old, recent = jsonl_only[:-keep], jsonl_only[-keep:]
+            report.conversationsTrimmed += 1
+            report.actions.append(f"trim conversations/{agent}.jsonl: {len(old)} older messages removed")
+            fresh = [m for m in old if m["id"] not in processed]
+            insights = extract.extract(fresh, config.extract_max_items, config.extract_chars)
+            for category, items in (("decisions", insights.decisions), ("lessons", insights.lessons)):
+                known = _known_lines(store, agent, category)
+                new = [i for i in items if extract.dedupe_key(i) not in known]
+                if new:
+                    report.insightsExtracted += len(new)
+                    report.actions.append(f"extract {len(new)} {category} for {agent}")
+                    if not dry:
+                        store.add(agent, category, "\n".join(f"- {i}" for i in new), [COMPACTED, "auto-extract"])
+            agent_msgs = [m for m in old if m.get("role") == "agent"][-3:]
+            if agent_msgs and not dry:
+                preview = "\n- ".join(" ".join(m["text"].split())[:150] for m in agent_msgs)
+                body = f"Session compacted ({len(old)} msgs removed):\n- {preview}"
+                store.add(agent, "handoffs", body, [COMPACTED, "auto-handoff"])
+            processed.update(m["id"] for m in old)
+            if not dry:
+                conversations.write_conversation(layout, agent, recent, trimmed | {m["id"] for m in old})
+        else:
+            stubs = b"".join(
+                orjson.dumps({"id": i, "trimmed": True}, option=orjson.OPT_SORT_KEYS) + b"\n" for i in sorted(trimmed)
+            )
+            text = stubs + b"".join(conversations.line_bytes(m) + b"\n" for m in jsonl_only)
+            if text != path.read_bytes():
+                report.filesNormalised += 1
+                report.actions.append(f"tidy conversations/{agent}.jsonl (duplicate or unordered lines)")
+                if not dry:
+                    conversations.write_conversation(layout, agent, jsonl_only, trimmed)
+    if len(processed) != processed_before and not dry:
+        atomic_write(layout.state / "processed-messages.json", orjson.dumps(sorted(processed)))
+
+
+def _step_cap(store: Store, report: CompactReport, dry: bool) -> None:
+    config = store.config
+    for agent in store.agents():
+        for category in store.categories:
+            entries = store.read(agent, category)
+            summaries = [e for e in entries if _is_summary(e)]
+            pinned = [e for e in entries if not _is_summary(e) and vault.open_tasks(e.body)]
+            candidates = [e for e in entries if not _is_summary(e) and not vault.open_tasks(e.body)]
+            if len(candidates) + len(pinned) <= config.compact_category_cap:
+                continue
+            keep_n = max(0, config.compact_category_keep - len(pinned))
+            kept, old = candidates[:keep_n], candidates[keep_n:]
+            if not old:
+                continue
+            report.vaultEntriesMerged += len(old)
+            report.actions.append(f"cap {agent}/{category}: {len(old)} older entries summarised into one")
+            if dry:
+                continue
+            lines = [f"- [{e.header_date}] {' '.join(e.body.split())[:200]}" for e in old]
+            summary = Entry(None, None, [COMPACTED], f"Compacted {len(old)} older entries:\n" + "\n".join(lines))
+            with store.lock():
+                summary.id = store._new_id({e.id for e in entries if e.id is not None})
+                final = sorted([summary, *kept, *pinned, *summaries], key=lambda e: e.id or 0, reverse=True)
+                store._write(agent, category, final)
+
+
+def _is_summary(e: Entry) -> bool:
+    return COMPACTED in e.tags and e.body.startswith("Compacted ")
+
+
+def _step_checkpoints(store: Store, report: CompactReport, dry: bool) -> None:
+    folder = store.layout.checkpoints
+    if not folder.is_dir():
+        return
+    now = int(time.time() * 1000)
+    for path in sorted(folder.glob("*.json")):
+        data = sessions.read_checkpoint(path)
+        stale = data is None or sessions.checkpoint_age_ms(data, now) > store.config.checkpoint_max_age_days * sessions.DAY_MS
+        if stale:
+            report.checkpointsCleaned += 1
+            report.actions.append(f"delete {'corrupt' if data is None else 'stale'} checkpoint {path.name}")
+            if not dry:
+                path.unlink(missing_ok=True)
+
+
+def _step_legacy(store: Store, report: CompactReport, dry: bool) -> None:
+    memory = store.layout.memory
+    candidates = [p for p in memory.glob("*.md.bak") if (memory / p.name[: -len(".md.bak")]).is_dir()]
+    if store.layout.conversations.is_dir():
+        candidates += list(store.layout.conversations.glob("*.json.bak"))
+    for path in sorted(candidates):
+        report.legacyFilesCleaned += 1
+        report.actions.append(f"delete migrated legacy file {path.relative_to(memory)}")
+        if not dry:
+            path.unlink(missing_ok=True)
+
+
+def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> CompactReport:
+    report = CompactReport(dryRun=dry_run)
+    store.layout.require()
+    if if_due and not is_due(store):
+        report.skipped = True
+        return report
+    with store.lock():
+        _step_checkpoints(store, report, dry_run)
+        _step_conversations(store, report, dry_run)
+        for agent in store.agents():  # merge clean-up before capping, so counts are right
+            for category in store.categories:
+                counts = store.normalise(agent, category, dry_run)
+                report.duplicatesDropped += counts["duplicates"]
+                report.idsRenumbered += counts["renumbered"]
+                report.removedEntriesDropped += counts["removed"]
+                if counts["changed"]:
+                    report.filesNormalised += 1
+                    report.actions.append(f"tidy {agent}/{category}.md")
+        _step_cap(store, report, dry_run)
+        _step_legacy(store, report, dry_run)
+        if not dry_run:
+            from memcli.index import SearchIndex
+
+            try:
+                SearchIndex(store).ensure_fresh()
+                report.indexRebuilt = True
+            except Exception as exc:  # the index is a cache: report, never fail compaction for it
+                report.actions.append(f"index not updated: {exc}")
+        report.timestamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        if not dry_run:
+            log = {k: v for k, v in report.to_json().items() if k not in ("actions", "dryRun", "skipped")}
+            atomic_write(store.layout.state / LOG, orjson.dumps(log, option=orjson.OPT_INDENT_2) + b"\n")
+    return report

@@ -1,0 +1,273 @@
+"""Union merges that lose nothing, hooks that never break git, compact and migrate — with real git."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from memcli import vault
+from memcli.paths import Layout
+from memcli.sessions import DAY_MS, save_checkpoint
+from memcli.store import Store
+
+from .conftest import clean_env, git, run
+
+
+def tracked(repo: Path) -> dict[str, bytes]:
+    files = git("ls-files", cwd=repo).stdout.split()
+    return {f: (repo / f).read_bytes() for f in files if (repo / f).exists()}
+
+
+def with_memcli_on_path() -> dict[str, str]:
+    return clean_env(PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+
+
+def gitx(*args: str, cwd: Path):
+    """git with memcli on PATH, so that installed hooks run memcli."""
+    import subprocess
+
+    env = with_memcli_on_path()
+    env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@x", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@x")
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=120)
+
+
+def conversation(repo: Path, agent: str = "dev") -> list[dict]:
+    """The stored messages (lines recording trimmed ids left out)."""
+    lines = [json.loads(x) for x in (repo / ".memory" / "conversations" / f"{agent}.jsonl").read_text().splitlines()]
+    return [m for m in lines if not m.get("trimmed")]
+
+
+def test_two_branches_merge_without_conflict_and_lose_nothing(repo: Path):
+    run("add", "dev", "decisions", "base decision", cwd=repo, check=True)
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "base", cwd=repo)
+    git("checkout", "-qb", "a", cwd=repo)
+    for i in range(3):
+        run("add", "dev", "decisions", f"branch a decision {i} about alpaca", cwd=repo, check=True)
+    run("checkpoint", "dev", "-", cwd=repo, check=True,
+        input=json.dumps([{"role": "user", "text": "branch a question"}, {"role": "agent", "text": "branch a answer"}]))
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "a", cwd=repo)
+    git("checkout", "-q", "main", cwd=repo)
+    git("checkout", "-qb", "b", cwd=repo)
+    for i in range(3):
+        run("add", "dev", "decisions", f"branch b decision {i} about bison", cwd=repo, check=True)
+    run("checkpoint", "dev", "-", cwd=repo, check=True,
+        input=json.dumps([{"role": "user", "text": "branch b question"}, {"role": "agent", "text": "branch b answer"}]))
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "b", cwd=repo)
+    merge = git("merge", "-q", "--no-edit", "a", cwd=repo, check=False)
+    assert merge.returncode == 0, merge.stdout + merge.stderr
+    assert "CONFLICT" not in merge.stdout
+    text = (repo / ".memory" / "dev" / "decisions.md").read_text()
+    bodies = sorted(e.body for e in vault.parse(text))
+    expected = sorted(["base decision"] + [f"branch {b} decision {i} about {w}" for b, w in (("a", "alpaca"), ("b", "bison")) for i in range(3)])
+    assert bodies == expected
+    texts = {m["text"] for m in conversation(repo)}
+    assert texts == {"branch a question", "branch a answer", "branch b question", "branch b answer"}
+    found = json.loads(run("search", "decision", "--limit", "50", "--json", cwd=repo, check=True).stdout)
+    assert sorted(h["body"] for h in found) == expected
+    # compact tidies the merge; a second compact changes no tracked file
+    run("compact", cwd=repo, check=True)
+    assert sorted(e.body for e in Store(Layout(repo)).read("dev", "decisions")) == expected
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "compacted", cwd=repo)
+    before = tracked(repo)
+    run("compact", cwd=repo, check=True)
+    assert tracked(repo) == before
+
+
+def test_a_removed_entry_stays_removed_after_a_merge(repo: Path):
+    store = Store(Layout(repo))
+    ids = [store.add("dev", "lessons", f"lesson {i}").id for i in range(4)]
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "base", cwd=repo)
+    git("checkout", "-qb", "remover", cwd=repo)
+    run("rm", "dev", str(ids[1]), "--yes", cwd=repo, check=True)
+    git("commit", "-qam", "rm", cwd=repo)
+    git("checkout", "-q", "main", cwd=repo)
+    path = repo / ".memory" / "dev" / "lessons.md"  # edit next to the removed entry
+    path.write_text(path.read_text().replace("lesson 2", "lesson 2, edited on main").replace("lesson 0", "lesson 0!"))
+    git("commit", "-qam", "edit", cwd=repo)
+    assert git("merge", "-q", "--no-edit", "remover", cwd=repo, check=False).returncode == 0
+    visible = [e.body for e in Store(Layout(repo)).read("dev", "lessons")]
+    assert "lesson 1" not in visible and "lesson 2, edited on main" in visible
+    assert "lesson 1" not in [h["body"] for h in json.loads(run("search", "lesson", "--json", cwd=repo).stdout)]
+    run("compact", cwd=repo, check=True)
+    assert "lesson 1\n" not in path.read_text()
+
+
+def test_users_hook_still_runs_and_memcli_failure_never_fails_git(tmp_path: Path):
+    repo = tmp_path / "r"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", cwd=repo)
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir(exist_ok=True)
+    (hooks / "post-merge").write_text('#!/bin/sh\necho "user hook ran" >> "$(git rev-parse --show-toplevel)/hook.log"\n')
+    (hooks / "post-merge").chmod(0o755)
+    (hooks / "post-checkout").write_text("#!/bin/sh\nexit 0\n")
+    (hooks / "post-checkout").chmod(0o755)
+    result = run("init", cwd=repo, check=True)
+    assert "post-merge.legacy" in result.stdout
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "init", cwd=repo)
+    gitx("checkout", "-qb", "side", cwd=repo)
+    run("add", "dev", "lessons", "side lesson", cwd=repo, check=True)
+    gitx("add", "-A", cwd=repo)
+    gitx("commit", "-qm", "side", cwd=repo)
+    gitx("checkout", "-q", "main", cwd=repo)
+    # Break memcli inside the hooks: a config that is not TOML makes every memcli command fail.
+    (repo / ".memory" / "config.toml").write_text("this is [not toml")
+    merge = gitx("merge", "-q", "--no-edit", "--no-ff", "side", cwd=repo)
+    assert merge.returncode == 0, merge.stderr
+    assert (repo / "hook.log").read_text() == "user hook ran\n"
+    checkout = gitx("checkout", "-q", "side", cwd=repo)
+    assert checkout.returncode == 0, checkout.stderr
+    # memcli said what went wrong, on stderr, without a traceback
+    assert "Traceback" not in merge.stderr + checkout.stderr
+
+
+def test_hooks_keep_the_index_fresh_and_honour_hooks_path(tmp_path: Path):
+    repo = tmp_path / "r"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", cwd=repo)
+    git("config", "core.hooksPath", ".githooks", cwd=repo)
+    run("init", cwd=repo, check=True)
+    assert (repo / ".githooks" / "post-checkout").exists() and not (repo / ".git" / "hooks" / "post-checkout").exists()
+    run("add", "dev", "lessons", "main lesson", cwd=repo, check=True)
+    gitx("add", "-A", cwd=repo)
+    gitx("commit", "-qm", "main", cwd=repo)
+    run("search", "lesson", cwd=repo, check=True)  # build the index
+    gitx("checkout", "-qb", "feature", cwd=repo)
+    run("add", "dev", "lessons", "feature lesson", cwd=repo, check=True)
+    gitx("commit", "-qam", "feature", cwd=repo)
+    gitx("checkout", "-q", "main", cwd=repo)
+    status = json.loads(run("status", "--json", cwd=repo, check=True).stdout)
+    assert status["index"]["fresh"] is True, "the post-checkout hook updated the index"
+    assert status["git"]["branch"] == "main" and all(status["git"]["hooks"].values())
+    assert run("init", "--remove-hooks", cwd=repo, check=True).returncode == 0
+    assert not (repo / ".githooks" / "post-checkout").exists()
+
+
+def _messages(n: int, tag: str) -> list[dict]:
+    out = []
+    for i in range(n):
+        if i % 2:
+            text = f"We decided to use approach number {i} for the {tag} pipeline going forward." if i % 4 == 1 else f"answer {i} {tag}"
+            out.append({"role": "agent", "text": text})
+        else:
+            out.append({"role": "user", "text": f"question {i} {tag}"})
+    return out
+
+
+def test_compact_steps_and_idempotence(repo: Path):
+    store = Store(Layout(repo))
+    for i in range(35):
+        store.add("dev", "lessons", f"lesson number {i} " + "x" * 250)
+    store.add("dev", "tasks", "- [ ] keep me open")
+    run("checkpoint", "dev", "-", cwd=repo, input=json.dumps(_messages(30, "etl")), check=True)
+    save_checkpoint(Layout(repo), "old", [{"role": "user", "text": "x"}], 50, now_ms=int(time.time() * 1000) - 8 * DAY_MS)
+    (repo / ".memory" / ".vault" / "checkpoints" / "bad.json").write_text("{")
+    dry = json.loads(run("compact", "--dry-run", "--json", cwd=repo, check=True).stdout)
+    assert dry["checkpointsCleaned"] == 2 and dry["conversationsTrimmed"] == 1 and dry["vaultEntriesMerged"] == 15
+    assert len(store.read("dev", "lessons")) == 35, "dry run changed nothing"
+    report = json.loads(run("compact", "--json", cwd=repo, check=True).stdout)
+    assert report["checkpointsCleaned"] == 2 and report["conversationsTrimmed"] == 1
+    lessons = store.read("dev", "lessons")
+    summaries = [e for e in lessons if e.body.startswith("Compacted 15 older entries:")]
+    assert len(summaries) == 1 and summaries[0].tags == ["compacted"]
+    assert len(lessons) == 21
+    assert len(conversation(repo)) == 20
+    assert (repo / ".memory" / "conversations" / "dev.jsonl").read_text().count('"trimmed":true') == 10
+    handoffs = store.read("dev", "handoffs")
+    assert handoffs[0].body.startswith("Session compacted (10 msgs removed):") and "auto-handoff" in handoffs[0].tags
+    decisions = store.read("dev", "decisions")
+    assert len(decisions) == 1 and decisions[0].body.startswith("- We decided to use approach number 1 ")
+    log = json.loads((repo / ".memory" / ".vault" / "compact-log.json").read_text())
+    assert set(log) >= {"timestamp", "checkpointsCleaned", "conversationsTrimmed", "vaultEntriesMerged",
+                        "indexRebuilt", "legacyFilesCleaned"}
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "compacted", cwd=repo)
+    before = tracked(repo)
+    second = json.loads(run("compact", "--json", cwd=repo, check=True).stdout)
+    assert tracked(repo) == before and second["actions"] == []
+    # More entries later: the old summary is not summarised again; open tasks are never summarised.
+    for i in range(12):
+        store.add("dev", "lessons", f"later lesson {i}")
+    run("compact", cwd=repo, check=True)
+    lessons = store.read("dev", "lessons")
+    assert sum(e.body.startswith("Compacted ") for e in lessons) == 2
+    assert any(e.body.startswith("Compacted 15 older entries:") for e in lessons)
+    assert "keep me open" in store.read("dev", "tasks")[0].body
+    # The same conversation saved again and compacted again: no extraction twice.
+    run("checkpoint", "dev", "-", cwd=repo, input=json.dumps(_messages(30, "etl")), check=True)
+    run("compact", cwd=repo, check=True)
+    assert len(store.read("dev", "decisions")) == 1
+
+
+def test_compact_if_due(mem: Path):
+    assert json.loads(run("compact", "--if-due", "--json", cwd=mem, check=True).stdout)["skipped"] is False
+    assert json.loads(run("compact", "--if-due", "--json", cwd=mem, check=True).stdout)["skipped"] is True
+    assert json.loads(run("compact", "--json", cwd=mem, check=True).stdout)["skipped"] is False
+
+
+LEGACY = """# Dev agent memory
+
+Remember to run the linters before pushing.
+
+## Decisões técnicas
+Usamos SSE em vez de WebSockets.
+
+## Lessons
+The proxy buffers responses. #nginx
+
+## Tarefas
+- [ ] migrar o login
+
+## Notas de sessão
+Sessão longa sobre o login.
+
+## Something else entirely
+Falls back to lessons.
+"""
+
+
+def test_migrate_flat_files_and_conversations_twice(repo: Path):
+    memory = repo / ".memory"
+    (memory / "dev.md").write_text(LEGACY)
+    (memory / "conversations").mkdir(exist_ok=True)
+    (memory / "conversations" / "dev.json").write_text(json.dumps(
+        {"agentId": "dev", "savedAt": "2026-03-15T23:04:23.463Z",
+         "messages": [{"role": "user", "text": "olá"}, {"role": "agent", "text": "oi"}]}))
+    dry = json.loads(run("migrate", "--dry-run", "--json", cwd=repo, check=True).stdout)
+    assert dry["entries"] == {"dev/lessons": 4, "dev/decisions": 1, "dev/tasks": 1} and dry["conversations"] == {"dev": 2}
+    assert (memory / "dev.md").exists()
+    run("migrate", cwd=repo, check=True)
+    store = Store(Layout(repo))
+    assert [e.body for e in store.read("dev", "decisions")] == ["Usamos SSE em vez de WebSockets."]
+    assert store.read("dev", "tasks")[0].body == "- [ ] migrar o login"
+    lessons = {e.body for e in store.read("dev", "lessons")}
+    assert lessons == {"# Dev agent memory\n\nRemember to run the linters before pushing.", "The proxy buffers responses. #nginx",
+                       "Sessão longa sobre o login.", "Falls back to lessons."}
+    assert [m["text"] for m in conversation(repo)] == ["olá", "oi"]
+    assert (memory / "dev.md.bak").exists() and not (memory / "dev.md").exists()
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "migrated", cwd=repo)
+    before = tracked(repo)
+    assert "nothing to migrate" in run("migrate", cwd=repo, check=True).stdout
+    assert tracked(repo) == before
+    run("compact", cwd=repo, check=True)
+    assert not (memory / "dev.md.bak").exists() and not (memory / "conversations" / "dev.json.bak").exists()
+
+
+def test_status_reports_git(repo: Path):
+    run("add", "dev", "lessons", "uncommitted lesson", cwd=repo, check=True)
+    status = json.loads(run("status", "--json", cwd=repo, check=True).stdout)
+    assert status["git"]["branch"] == "main" and status["git"]["uncommitted"] == 1
+    assert status["agents"]["dev"]["checkpoint"] is None
+    assert "last_compaction" in status and "index" in status
