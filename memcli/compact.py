@@ -20,10 +20,11 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-import orjson
+import json
 
 from memcli import conversations, extract, sessions, vault
-from memcli.fsutil import atomic_write, read_text
+from memcli.fsutil import atomic_write
+from memcli.output import progress
 from memcli.store import Store
 from memcli.vault import Entry
 
@@ -54,8 +55,8 @@ class CompactReport:
 
 def last_run(store: Store) -> dict[str, Any] | None:
     try:
-        data = orjson.loads((store.layout.state / LOG).read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        data = json.loads((store.layout.state / LOG).read_bytes())
+    except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
 
@@ -83,9 +84,9 @@ def _known_lines(store: Store, agent: str, category: str) -> set[str]:
 
 def _processed_ids(store: Store) -> set[str]:
     try:
-        data = orjson.loads((store.layout.state / "processed-messages.json").read_bytes())
+        data = json.loads((store.layout.state / "processed-messages.json").read_bytes())
         return set(data) if isinstance(data, list) else set()
-    except (OSError, orjson.JSONDecodeError):
+    except (OSError, ValueError):
         return set()
 
 
@@ -129,7 +130,7 @@ def _step_conversations(store: Store, report: CompactReport, dry: bool) -> None:
                 conversations.write_conversation(layout, agent, recent, trimmed | {m["id"] for m in old})
         else:
             stubs = b"".join(
-                orjson.dumps({"id": i, "trimmed": True}, option=orjson.OPT_SORT_KEYS) + b"\n" for i in sorted(trimmed)
+                conversations.line_bytes({"id": i, "trimmed": True}) + b"\n" for i in sorted(trimmed)
             )
             text = stubs + b"".join(conversations.line_bytes(m) + b"\n" for m in jsonl_only)
             if text != path.read_bytes():
@@ -138,7 +139,7 @@ def _step_conversations(store: Store, report: CompactReport, dry: bool) -> None:
                 if not dry:
                     conversations.write_conversation(layout, agent, jsonl_only, trimmed)
     if len(processed) != processed_before and not dry:
-        atomic_write(layout.state / "processed-messages.json", orjson.dumps(sorted(processed)))
+        atomic_write(layout.state / "processed-messages.json", json.dumps(sorted(processed)))
 
 
 def _step_cap(store: Store, report: CompactReport, dry: bool) -> None:
@@ -207,15 +208,15 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
     with store.lock():
         _step_checkpoints(store, report, dry_run)
         _step_conversations(store, report, dry_run)
-        for agent in store.agents():  # merge clean-up before capping, so counts are right
-            for category in store.categories:
-                counts = store.normalise(agent, category, dry_run)
-                report.duplicatesDropped += counts["duplicates"]
-                report.idsRenumbered += counts["renumbered"]
-                report.removedEntriesDropped += counts["removed"]
-                if counts["changed"]:
-                    report.filesNormalised += 1
-                    report.actions.append(f"tidy {agent}/{category}.md")
+        files = [(a, c) for a in store.agents() for c in store.categories]
+        for agent, category in progress(files, "tidying vault files"):  # before capping: counts stay right
+            counts = store.normalise(agent, category, dry_run)
+            report.duplicatesDropped += counts["duplicates"]
+            report.idsRenumbered += counts["renumbered"]
+            report.removedEntriesDropped += counts["removed"]
+            if counts["changed"]:
+                report.filesNormalised += 1
+                report.actions.append(f"tidy {agent}/{category}.md")
         _step_cap(store, report, dry_run)
         _step_legacy(store, report, dry_run)
         if not dry_run:
@@ -229,5 +230,5 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
         report.timestamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
         if not dry_run:
             log = {k: v for k, v in report.to_json().items() if k not in ("actions", "dryRun", "skipped")}
-            atomic_write(store.layout.state / LOG, orjson.dumps(log, option=orjson.OPT_INDENT_2) + b"\n")
+            atomic_write(store.layout.state / LOG, json.dumps(log, indent=2) + "\n")
     return report

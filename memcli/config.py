@@ -25,7 +25,6 @@ Every key, its section and its default (README "Configuration" lists the same)::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from pathlib import Path
 
 from memcli.errors import MemcliError
@@ -33,8 +32,9 @@ from memcli.errors import MemcliError
 DEFAULT_CATEGORIES = ("decisions", "lessons", "tasks", "projects", "handoffs")
 
 
-@dataclass(frozen=True)
 class Config:
+    """The settings: these class attributes are the defaults; an instance holds overrides."""
+
     vault_categories: tuple[str, ...] = DEFAULT_CATEGORIES
     vault_lock_timeout: float = 10.0
     inject_budget: int = 2000
@@ -54,6 +54,18 @@ class Config:
     compact_interval_minutes: float = 10.0
     extract_max_items: int = 10
     extract_chars: int = 300
+
+    def __init__(self, **overrides: object):
+        for name, value in overrides.items():
+            if name not in DEFAULTS:
+                raise TypeError(f"unknown setting {name}")
+            setattr(self, name, value)
+
+    def __repr__(self) -> str:
+        return f"Config({ {k: getattr(self, k) for k in DEFAULTS} })"
+
+
+DEFAULTS = {k: v for k, v in vars(Config).items() if not k.startswith("_") and not callable(v)}
 
 
 _SECTIONS = ("vault", "inject", "search", "checkpoint", "handoff", "compact", "extract")
@@ -102,7 +114,7 @@ def load_config(memory_dir: Path) -> Config:
         data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise MemcliError(f"{path} is not valid TOML: {exc}") from None
-    defaults = {f.name: f.default for f in fields(Config)}
+    defaults = DEFAULTS
     values: dict[str, object] = {}
     for section, table in data.items():
         if section not in _SECTIONS or not isinstance(table, dict):

@@ -16,13 +16,11 @@ honoured when present.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any
-
-import orjson
 
 from memcli.errors import MemcliError
 from memcli.fsutil import atomic_write
@@ -95,16 +93,16 @@ def parse_conversation(text: str, where: str = "input") -> tuple[list[dict[str, 
     items: list[Any]
     meta: dict[str, Any] = {}
     try:
-        data = orjson.loads(stripped)
-    except orjson.JSONDecodeError:
+        data = json.loads(stripped)
+    except ValueError:
         data = None
         items = []
         for n, line in enumerate(stripped.splitlines(), 1):
             if not line.strip():
                 continue
             try:
-                items.append(orjson.loads(line))
-            except orjson.JSONDecodeError:
+                items.append(json.loads(line))
+            except ValueError:
                 raise MemcliError(f"{where}: not JSON or JSONL (line {n} does not parse)") from None
     if data is not None:
         if isinstance(data, list):
@@ -161,7 +159,7 @@ def _jsonl(layout: Layout, agent: str, warn=None) -> tuple[list[dict[str, Any]],
         if not line.strip():
             continue
         try:
-            m = orjson.loads(line)
+            m = json.loads(line)
             if not isinstance(m, dict) or not isinstance(m.get("id"), str):
                 raise ValueError
             if m.get("trimmed") is True:
@@ -169,7 +167,7 @@ def _jsonl(layout: Layout, agent: str, warn=None) -> tuple[list[dict[str, Any]],
                 continue
             if not isinstance(m.get("text"), str):
                 raise ValueError
-        except (orjson.JSONDecodeError, ValueError):
+        except (ValueError, ValueError):
             bad += 1
             continue
         m.setdefault("seq", n)
@@ -211,7 +209,7 @@ def trimmed_ids(layout: Layout, agent: str) -> set[str]:
 
 
 def line_bytes(m: dict[str, Any]) -> bytes:
-    return orjson.dumps(m, option=orjson.OPT_SORT_KEYS)
+    return json.dumps(m, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 def append_messages(layout: Layout, agent: str, messages: list[dict[str, Any]], warn=None) -> int:
@@ -251,5 +249,5 @@ def write_conversation(
     """
     path = conversation_path(layout, agent)
     layout.check_inside(path)
-    stubs = [orjson.dumps({"id": i, "trimmed": True}, option=orjson.OPT_SORT_KEYS) + b"\n" for i in sorted(trimmed or ())]
+    stubs = [line_bytes({"id": i, "trimmed": True}) + b"\n" for i in sorted(trimmed or ())]
     atomic_write(path, b"".join(stubs) + b"".join(line_bytes(m) + b"\n" for m in messages))

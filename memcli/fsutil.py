@@ -6,16 +6,16 @@ import contextlib
 import errno
 import fcntl
 import os
-import tempfile
 import time
 from pathlib import Path
-from typing import Iterator
 
 from memcli.errors import LockTimeout
 
 
 def atomic_write(path: Path, data: str | bytes) -> None:
     """Write a file so that a crash leaves either the old or the new content."""
+    import tempfile
+
     if isinstance(data, str):
         data = data.encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -14,17 +14,13 @@ runs on the index as it is.
 
 from __future__ import annotations
 
-import hashlib
+import json
 import math
 import os
 import re
-import shutil
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import orjson
 import tantivy as tv
 
 from memcli.errors import LockTimeout, MemcliError
@@ -85,17 +81,15 @@ def analyze(text: str) -> list[str]:
     return _ANALYZER.analyze(text)
 
 
-@dataclass
 class Hit:
-    id: int
-    agent: str
-    category: str
-    date: str
-    tags: list[str]
-    body: str
-    score: float
-    snippet: str = ""
-    matches: list[str] = field(default_factory=list)
+    """A search result."""
+
+    __slots__ = ("id", "agent", "category", "date", "tags", "body", "score", "snippet", "matches")
+
+    def __init__(self, id: int, agent: str, category: str, date: str, tags: list[str], body: str, score: float,
+                 snippet: str = "", matches: list[str] | None = None):
+        self.id, self.agent, self.category, self.date, self.tags = id, agent, category, date, tags
+        self.body, self.score, self.snippet, self.matches = body, score, snippet, matches or []
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -111,14 +105,18 @@ class Hit:
         }
 
 
-@dataclass
 class SyncReport:
-    rebuilt: bool = False
-    reindexed: list[str] = field(default_factory=list)
-    stale: bool = False  # the index could not be brought up to date (lock busy)
+    """What ``ensure_fresh`` did."""
+
+    def __init__(self) -> None:
+        self.rebuilt = False
+        self.reindexed: list[str] = []
+        self.stale = False  # the index could not be brought up to date (lock busy)
 
 
 def _sha1(data: bytes) -> str:
+    import hashlib  # only when a file changed: a no-change check never needs it
+
     return hashlib.sha1(data).hexdigest()
 
 
@@ -162,8 +160,8 @@ class SearchIndex:
 
     def load_manifest(self, path: Path | None = None) -> dict[str, Any] | None:
         try:
-            data = orjson.loads((path or self.path / MANIFEST).read_bytes())
-        except (OSError, orjson.JSONDecodeError):
+            data = json.loads((path or self.path / MANIFEST).read_bytes())
+        except (OSError, ValueError):
             return None
         if (
             not isinstance(data, dict)
@@ -260,28 +258,33 @@ class SearchIndex:
         return index
 
     def _write_manifest(self, manifest: dict[str, Any], folder: Path | None = None) -> None:
-        atomic_write((folder or self.path) / MANIFEST, orjson.dumps(manifest))
+        atomic_write((folder or self.path) / MANIFEST, json.dumps(manifest, separators=(",", ":")))
 
     # ------------------------------------------------------------ sync
-    def rebuild(self, progress: bool = False) -> int:
+    def rebuild(self, progress: bool = True) -> int:
         """Build the whole index from the vault files into a new folder and swap it in."""
         with self.store.lock():
             return self._rebuild_locked(progress)
 
-    def _rebuild_locked(self, progress: bool = False) -> int:
+    def _rebuild_locked(self, progress: bool = True) -> int:
+        import shutil
+
         state = self.layout.state
         state.mkdir(parents=True, exist_ok=True)
         tmp = state / f"index.new-{os.getpid()}"
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir()
         manifest = self._new_manifest()
-        keys = sorted(self.scan())
+        keys: list[str] = sorted(self.scan())
         index = tv.Index(self.schema, path=str(tmp), reuse=False)
         writer = index.writer(heap_size=64_000_000, num_threads=min(2, os.cpu_count() or 1))
         count = 0
-        bar = _progress(len(keys)) if progress else None
+        if progress:
+            from memcli.output import progress as with_progress
+
+            keys = with_progress(keys, "indexing memory")  # a bar only on a terminal, for large vaults
         try:
-            for n, key in enumerate(keys):
+            for key in keys:
                 if key.endswith("/.removed"):
                     read = self._read(key)
                     if read:
@@ -296,17 +299,12 @@ class SearchIndex:
                     writer.add_document(doc)
                     count += 1
                 self._record(manifest, key, stat, _sha1(raw))
-                if bar:
-                    bar(n + 1)
             writer.commit()
             writer.wait_merging_threads()
         except BaseException:
             del writer
             shutil.rmtree(tmp, ignore_errors=True)
             raise
-        finally:
-            if bar:
-                bar(None)
         del writer, index
         self._write_manifest(manifest, tmp)
         old = state / f"index.old-{os.getpid()}"
@@ -339,7 +337,7 @@ class SearchIndex:
         changed.extend(k for k in known if k not in disk)
         return changed, restat
 
-    def ensure_fresh(self, lock_timeout: float = SEARCH_LOCK_TIMEOUT, progress: bool = False) -> SyncReport:
+    def ensure_fresh(self, lock_timeout: float = SEARCH_LOCK_TIMEOUT, progress: bool = True) -> SyncReport:
         """Bring the index up to date with the files on disk; cheap when nothing changed."""
         report = SyncReport()
         manifest = self.load_manifest() if self.exists() else None
@@ -487,27 +485,6 @@ class SearchIndex:
                 )
             )
         return hits
-
-
-def _progress(total: int):
-    """A progress callback on a terminal for large rebuilds, else None."""
-    import sys
-
-    if total < 200 or not sys.stderr.isatty():
-        return None
-    from rich.progress import Progress
-
-    bar = Progress(transient=True)
-    bar.start()
-    task = bar.add_task("indexing memory", total=total)
-
-    def update(done: int | None) -> None:
-        if done is None:
-            bar.stop()
-        else:
-            bar.update(task, completed=done)
-
-    return update
 
 
 # ---------------------------------------------------------------- snippets

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
-from typing import Any, Callable
 
 from memcli import vault
 from memcli.errors import MemcliError
@@ -33,25 +31,29 @@ def tokens(text: str) -> int:
     return math.ceil(len(text) / 4)
 
 
-@dataclass
 class Item:
-    text: str
-    id: int | None = None
-    score: float | None = None
+    """One line of the block (a decision, a lesson, a task, a message) and where it came from."""
+
+    __slots__ = ("text", "id", "score")
+
+    def __init__(self, text: str, id: int | None = None, score: float | None = None):
+        self.text, self.id, self.score = text, id, score
 
 
-@dataclass
 class Selection:
-    project: str = ""
-    project_truncated: bool = False
-    handoff: Item | None = None
-    decisions: list[Item] = field(default_factory=list)
-    lessons: list[Item] = field(default_factory=list)
-    tasks: list[Item] = field(default_factory=list)
-    snapshot: list[Item] = field(default_factory=list)
-    instructions: str = ""
-    cut_project_entirely: bool = False
-    cut: list[str] = field(default_factory=list)
+    """What the block holds; ``fit`` cuts it down to the budget."""
+
+    def __init__(self) -> None:
+        self.project = ""
+        self.project_truncated = False
+        self.cut_project_entirely = False
+        self.handoff: Item | None = None
+        self.decisions: list[Item] = []
+        self.lessons: list[Item] = []
+        self.tasks: list[Item] = []
+        self.snapshot: list[Item] = []
+        self.instructions = ""
+        self.cut: list[str] = []
 
     def render(self) -> str:
         """The block as the original prints it (empty when there is nothing to say)."""

@@ -53,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         parsed = split_global(argv)
+        if parsed and parsed[1][:1] == ["__complete"]:
+            return _complete(parsed[0], parsed[1][1:])
         if parsed and parsed[1] and parsed[1][0] in FAST_COMMANDS:
             from memcli.cli import fast
 
@@ -84,4 +86,28 @@ def _quiet_broken_pipe() -> int:
     """The reader went away (`memcli list | head`): not an error."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
+    return 0
+
+
+def _complete(dir_option: str | None, what: list[str]) -> int:
+    """Names for shell completion (agents or categories), one a line; never an error."""
+    from memcli.paths import find_layout
+
+    try:
+        layout = find_layout(dir_option)
+        if what == ["agents"]:
+            from memcli.store import Store
+
+            names = Store(layout).agents()
+        elif what == ["categories"]:
+            from memcli.config import load_config
+
+            names = list(load_config(layout.memory).vault_categories)
+        else:
+            names = []
+    except Exception:
+        from memcli.config import DEFAULT_CATEGORIES
+
+        names = list(DEFAULT_CATEGORIES) if what == ["categories"] else []
+    sys.stdout.write("".join(f"{n}\n" for n in names))
     return 0

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from memcli import conversations, extract
 from memcli.errors import MemcliError
+from memcli.output import progress
 from memcli.store import Store
 
 SECTION_MAP = {
@@ -75,7 +76,7 @@ def migrate(store: Store, dry_run: bool = False) -> MigrateReport:
     layout = store.layout
     layout.require()
     with store.lock():
-        for path in sorted(layout.memory.glob("*.md")):
+        for path in progress(sorted(layout.memory.glob("*.md")), "migrating flat files", threshold=20):
             agent = path.stem
             if path.name.startswith(("_", ".")) or not path.is_file():
                 continue

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import IO, Any
 
 
 def use_color(stream: IO[str] | None = None) -> bool:
@@ -31,9 +30,9 @@ def dim(text: str) -> str:
 
 
 def to_json(data: Any) -> str:
-    import orjson
+    import json
 
-    return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode("utf-8")
+    return json.dumps(data, indent=2, ensure_ascii=False)
 
 
 def print_json(data: Any) -> None:
@@ -53,3 +52,20 @@ def is_interactive() -> bool:
         return sys.stdin.isatty() and sys.stdout.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def progress(items: list, label: str, threshold: int = 200):
+    """Iterate ``items``, with a progress bar on stderr when it is a terminal and the work is long.
+
+    Never on a pipe; rich is imported only when a bar is shown.
+    """
+    if len(items) < threshold or not sys.stderr.isatty():
+        yield from items
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True, console=None) as bar:
+        task = bar.add_task(label, total=len(items))
+        for item in items:
+            yield item
+            bar.advance(task)

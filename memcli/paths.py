@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from memcli.errors import InvalidName, MemcliError, NotInitialized
@@ -39,11 +38,22 @@ def validate_category(category: str, categories: tuple[str, ...]) -> str:
     return category
 
 
-@dataclass(frozen=True)
 class Layout:
     """The paths of one memory tree.  ``root`` is the folder that holds ``.memory/``."""
 
-    root: Path
+    __slots__ = ("root",)
+
+    def __init__(self, root: Path | str):
+        self.root = Path(root)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Layout) and other.root == self.root
+
+    def __hash__(self) -> int:
+        return hash(self.root)
+
+    def __repr__(self) -> str:
+        return f"Layout({str(self.root)!r})"
 
     @property
     def memory(self) -> Path:

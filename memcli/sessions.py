@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
-
-import orjson
+import json
 
 from memcli.fsutil import atomic_write
 from memcli.paths import Layout, validate_agent
@@ -37,15 +35,15 @@ def save_checkpoint(
         data["modelId"] = model_id
     path = checkpoint_path(layout, agent)
     layout.check_inside(path)
-    atomic_write(path, orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     return data
 
 
 def read_checkpoint(path: Path) -> dict[str, Any] | None:
     """The checkpoint in ``path`` if it is well-formed, else None."""
     try:
-        data = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
         return None
     if (
         not isinstance(data, dict)

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
 
 from memcli import vault
 from memcli.config import Config, load_config
@@ -22,13 +20,16 @@ from memcli.paths import CONVERSATIONS_DIR, Layout, validate_agent, validate_cat
 from memcli.vault import Entry
 
 
-@dataclass
 class Located:
     """An entry together with where it lives."""
 
-    agent: str
-    category: str
-    entry: Entry
+    __slots__ = ("agent", "category", "entry")
+
+    def __init__(self, agent: str, category: str, entry: Entry):
+        self.agent, self.category, self.entry = agent, category, entry
+
+    def __repr__(self) -> str:
+        return f"Located({self.agent!r}, {self.category!r}, {self.entry!r})"
 
 
 def read_vault_file(path: Path) -> list[Entry]:

@@ -27,7 +27,6 @@ header is written with one extra leading backslash, removed again on read.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 MARKER_RE = re.compile(r"<!-- id:(\d+) -->[ \t\r]*")
@@ -42,14 +41,25 @@ _CODE_RE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)
 TAG_SEPARATOR = " \u00b7 "
 
 
-@dataclass
 class Entry:
     """One vault entry.  ``id`` is None for text found without an id marker."""
 
-    id: int | None
-    date: str | None
-    tags: list[str] = field(default_factory=list)
-    body: str = ""
+    __slots__ = ("id", "date", "tags", "body")
+
+    def __init__(self, id: int | None, date: str | None, tags: list[str] | None = None, body: str = ""):
+        self.id = id
+        self.date = date
+        self.tags = tags if tags is not None else []
+        self.body = body
+
+    def _key(self) -> tuple:
+        return (self.id, self.date, self.tags, self.body)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Entry) and other._key() == self._key()
+
+    def __repr__(self) -> str:
+        return f"Entry(id={self.id!r}, date={self.date!r}, tags={self.tags!r}, body={self.body!r})"
 
     @property
     def header_date(self) -> str:

@@ -25,8 +25,24 @@ Exit codes: 0 ok; 1 error (bad input, missing memory, refused write); 2 usage er
 Environment: MEMCLI_DIR (like --dir), EDITOR/VISUAL (add, edit), NO_COLOR.
 """
 
+class SuggestingGroup(typer.core.TyperGroup):
+    """Unknown commands get the nearest valid one suggested."""
+
+    def resolve_command(self, ctx, args):
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib
+
+            visible = [c for c in self.list_commands(ctx) if not self.get_command(ctx, c).hidden]
+            close = difflib.get_close_matches(name, visible, n=1, cutoff=0.5)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            ctx.fail(f"No such command {name!r}.{hint} See 'memcli --help'.")
+        return super().resolve_command(ctx, args)
+
+
 app = typer.Typer(
     name="memcli",
+    cls=SuggestingGroup,
     help=HELP,
     no_args_is_help=True,
     add_completion=False,

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any
-
 from memcli.cli.spec import SPECS, CommandSpec
 
 _OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(=.*)?", re.S)
@@ -92,7 +90,7 @@ def run(command: str, args: list[str], dir_option: str | None) -> int | None:
 def typer_command(spec: CommandSpec, impl):
     """A Typer command function whose parameters are generated from ``spec``."""
     import inspect
-    from typing import List, Optional
+    from typing import Any, List, Optional
 
     import typer
 

@@ -7,30 +7,21 @@ the same way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
 
-
-@dataclass(frozen=True)
 class Param:
-    name: str
-    kind: str  # "argument", "arguments" (one or more, joined by spaces), "option" or "flag"
-    flags: tuple[str, ...] = ()
-    type: type = str
-    default: Any = None
-    help: str = ""
-    metavar: str | None = None
-    min: int | None = None
-    choices: tuple[str, ...] | None = None
-    required: bool = False
+    """One argument or option.  ``kind``: "argument", "arguments" (one or more, joined by
+    spaces), "option" or "flag"."""
+
+    def __init__(self, name: str, kind: str, flags: tuple[str, ...] = (), type: type = str, default=None,
+                 help: str = "", metavar: str | None = None, min: int | None = None,
+                 choices: tuple[str, ...] | None = None, required: bool = False):
+        self.name, self.kind, self.flags, self.type, self.default = name, kind, flags, type, default
+        self.help, self.metavar, self.min, self.choices, self.required = help, metavar, min, choices, required
 
 
-@dataclass(frozen=True)
 class CommandSpec:
-    name: str
-    help: str
-    epilog: str
-    params: tuple[Param, ...]
+    def __init__(self, name: str, help: str, epilog: str, params: tuple[Param, ...]):
+        self.name, self.help, self.epilog, self.params = name, help, epilog, params
 
 
 SEARCH = CommandSpec(

@@ -1,0 +1,179 @@
+"""Completions, man page and help never drift from the CLI; output manners and --json shapes."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memcli.cli import docs
+from memcli.paths import Layout
+from memcli.store import Store
+
+from .conftest import ROOT, clean_env, run
+
+
+@pytest.mark.parametrize("rel", sorted(docs.GENERATED))
+def test_generated_files_match_the_cli(rel: str):
+    committed = (ROOT / rel).read_text(encoding="utf-8")
+    assert committed == docs.GENERATED[rel](), f"{rel} is stale: run `python -m memcli.cli.docs`"
+
+
+def test_man_page_covers_every_command_and_option():
+    page = (ROOT / "man" / "memcli.1").read_text()
+    _, cmds = docs.commands()
+    assert len(cmds) >= 13
+    for c in cmds:
+        assert f'.SS "{c.name}"' in page
+        for o in c.options:
+            for name in o.names:
+                assert "\\fB" + name.replace("-", "\\-") + "\\fR" in page, (c.name, name)
+    for section in (".SH EXIT STATUS", ".SH ENVIRONMENT", ".SH FILES", ".SH EXAMPLES"):
+        assert section in page
+
+
+@pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed on this machine")
+def test_man_page_renders_without_warnings():
+    result = subprocess.run(["groff", "-man", "-ww", "-z", str(ROOT / "man" / "memcli.1")], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stderr == ""
+
+
+def test_bash_completion(mem: Path):
+    Store(Layout(mem)).add("dev", "lessons", "x")
+    Store(Layout(mem)).add("qa", "lessons", "y")
+    script = ROOT / "completions" / "memcli.bash"
+    assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
+
+    def complete(line: str) -> list[str]:
+        words = line.split(" ")
+        program = (
+            f"source {script}; COMP_WORDS=({' '.join(repr(w) for w in words)}); COMP_CWORD={len(words) - 1}; "
+            "_memcli; printf '%s\\n' \"${COMPREPLY[@]}\""
+        )
+        env = clean_env(PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+        out = subprocess.run(["bash", "-c", program], cwd=mem, capture_output=True, text=True, env=env).stdout
+        return out.split()
+
+    assert complete("memcli se") == ["search"]
+    assert complete("memcli add ") == ["dev", "qa"]
+    assert complete("memcli add dev ") == ["decisions", "lessons", "tasks", "projects", "handoffs"]
+    assert "--budget" in complete("memcli inject dev --b")
+    assert complete("memcli search x --agent q") == ["qa"]
+    assert complete("memcli inject dev x --format ") == ["text", "json"]
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed on this machine")
+def test_fish_completion(mem: Path):
+    script = ROOT / "completions" / "memcli.fish"
+    assert subprocess.run(["fish", "-n", str(script)]).returncode == 0
+    Store(Layout(mem)).add("dev", "lessons", "x")
+    env = clean_env(PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+
+    def complete(line: str) -> list[str]:
+        out = subprocess.run(["fish", "--no-config", "-c", f"source {script}; complete -C '{line}'"],
+                             cwd=mem, capture_output=True, text=True, env=env).stdout
+        return [row.split("\t")[0] for row in out.splitlines()]
+
+    assert complete("memcli se") == ["search"]
+    assert complete("memcli add ") == ["dev"]
+    assert "--budget" in complete("memcli inject dev --b")
+    assert complete("memcli inject dev x --format ") == ["json", "text"] or complete("memcli inject dev x --format ") == ["text", "json"]
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed on this machine")
+def test_zsh_completion_parses():
+    assert subprocess.run(["zsh", "-n", str(ROOT / "completions" / "_memcli")]).returncode == 0
+
+
+def test_every_command_help_has_an_example(tmp_path: Path):
+    _, cmds = docs.commands()
+    for c in cmds:
+        result = run(c.name, "--help", cwd=tmp_path)
+        assert result.returncode == 0 and f"memcli {c.name}" in result.stdout, c.name
+        assert "Example" in result.stdout, c.name
+
+
+def test_unknown_command_and_option_suggest_the_nearest(tmp_path: Path):
+    result = run("serach", "x", cwd=tmp_path)
+    assert result.returncode == 2 and "Did you mean 'search'?" in result.stderr
+    result = run("list", "--jsn", cwd=tmp_path)
+    assert result.returncode == 2 and "--json" in result.stderr
+    assert run("--version", cwd=tmp_path).stdout.startswith("memcli ")
+
+
+def _populated(mem: Path) -> None:
+    store = Store(Layout(mem))
+    store.add("dev", "decisions", "Adopt SSE for streaming #sse")
+    store.add("dev", "tasks", "- [ ] ship it")
+    run("checkpoint", "dev", "-", cwd=mem, check=True,
+        input=json.dumps([{"role": "user", "text": "hi"}, {"role": "assistant", "text": "hello"}]))
+
+
+def test_no_escape_codes_on_a_pipe_or_with_no_color(mem: Path):
+    _populated(mem)
+    commands = [["list"], ["status"], ["search", "streaming"], ["show", "_project"], ["inject", "dev", "sse"],
+                ["recover", "dev"], ["compact", "--dry-run"], ["--help"], ["search", "--help"]]
+    for args in commands:
+        for env in (clean_env(TERM="xterm-256color"), {**clean_env(TERM="xterm-256color")}):
+            env.pop("NO_COLOR", None) if env is not commands else None
+            result = run(*args, cwd=mem, env=env)
+            assert "\x1b" not in result.stdout + result.stderr, args
+
+
+def _on_a_terminal(args: list[str], cwd: Path, env: dict) -> str:
+    master, slave = os.openpty()
+    try:
+        subprocess.run([sys.executable, "-m", "memcli", *args], cwd=cwd, stdout=slave, stderr=subprocess.DEVNULL,
+                       stdin=subprocess.DEVNULL, env=env, timeout=60)
+    finally:
+        os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_colour_on_a_terminal_unless_no_color(mem: Path):
+    _populated(mem)
+    env = clean_env(TERM="xterm-256color")
+    env.pop("NO_COLOR")
+    assert "\x1b[" in _on_a_terminal(["search", "streaming"], mem, env)
+    assert "\x1b[" in _on_a_terminal(["list"], mem, env)
+    env["NO_COLOR"] = "1"
+    assert "\x1b[" not in _on_a_terminal(["search", "streaming"], mem, env)
+    assert "\x1b[" not in _on_a_terminal(["list"], mem, env)
+
+
+JSON_SHAPES = {
+    ("status", "--json"): {"root", "agents", "totals", "index", "last_compaction", "git"},
+    ("search", "streaming", "--json"): {"id", "agent", "category", "date", "tags", "score", "snippet", "matches", "body"},
+    ("list", "--json"): {"id", "agent", "category", "date", "tags", "body"},
+    ("recover", "dev", "--json"): {"agentId", "savedAt", "messages", "ageHours"},
+    ("inject", "dev", "sse", "--format", "json"): {"agent", "command", "budget", "tokens", "block", "sections", "cut"},
+    ("compact", "--dry-run", "--json"): {"timestamp", "checkpointsCleaned", "conversationsTrimmed", "vaultEntriesMerged",
+                                         "indexRebuilt", "legacyFilesCleaned", "dryRun", "actions"},
+    ("migrate", "--dry-run", "--json"): {"files", "entries", "conversations", "skipped", "dryRun"},
+}
+
+
+@pytest.mark.parametrize("args", list(JSON_SHAPES))
+def test_every_json_output_parses_with_the_documented_keys(mem: Path, args):
+    _populated(mem)
+    data = json.loads(run(*args, cwd=mem, check=True).stdout)
+    item = data[0] if isinstance(data, list) else data
+    assert JSON_SHAPES[args] <= set(item)
+    entry_id = Store(Layout(mem)).read("dev", "decisions")[0].id
+    shown = json.loads(run("show", "dev", str(entry_id), "--json", cwd=mem, check=True).stdout)
+    assert set(shown) == JSON_SHAPES[("list", "--json")]
