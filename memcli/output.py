@@ -62,9 +62,10 @@ def progress(items: list, label: str, threshold: int = 200):
     if len(items) < threshold or not sys.stderr.isatty():
         yield from items
         return
+    from rich.console import Console
     from rich.progress import Progress
 
-    with Progress(transient=True, console=None) as bar:
+    with Progress(transient=True, console=Console(stderr=True)) as bar:
         task = bar.add_task(label, total=len(items))
         for item in items:
             yield item

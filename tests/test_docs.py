@@ -177,3 +177,41 @@ def test_every_json_output_parses_with_the_documented_keys(mem: Path, args):
     entry_id = Store(Layout(mem)).read("dev", "decisions")[0].id
     shown = json.loads(run("show", "dev", str(entry_id), "--json", cwd=mem, check=True).stdout)
     assert set(shown) == JSON_SHAPES[("list", "--json")]
+
+
+def _stderr_on_a_terminal(args: list[str], cwd: Path, env: dict) -> tuple[subprocess.CompletedProcess, str]:
+    master, slave = os.openpty()
+    try:
+        result = subprocess.run([sys.executable, "-m", "memcli", *args], cwd=cwd, stdout=subprocess.PIPE,
+                                stderr=slave, stdin=subprocess.DEVNULL, env=env, timeout=120)
+    finally:
+        os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    return result, b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_progress_bar_on_a_terminal_only(mem: Path):
+    from memcli import vault
+    from memcli.vault import Entry
+
+    for a in range(50):  # 250 vault files: a rebuild large enough for a bar
+        folder = mem / ".memory" / f"agent{a}"
+        folder.mkdir()
+        for c in ("decisions", "lessons", "tasks", "projects", "handoffs"):
+            (folder / f"{c}.md").write_text(vault.serialize([Entry(1_700_000_000_000 + a, None, [], f"note {a} {c}")]))
+    env = clean_env(TERM="xterm")
+    result, terminal = _stderr_on_a_terminal(["search", "note"], mem, env)
+    assert result.returncode == 0 and "indexing memory" in terminal
+    assert "\x1b" not in result.stdout.decode()
+    shutil.rmtree(mem / ".memory" / ".vault" / "index")
+    piped = run("search", "note", cwd=mem, env=env)
+    assert piped.returncode == 0 and piped.stderr == ""

@@ -275,3 +275,22 @@ def test_the_block_never_exceeds_the_budget(project, n_entries, body_len, handof
         assert inject.tokens(sel.render()) <= budget
     finally:
         shutil.rmtree(root)
+
+
+def test_a_malformed_conversation_line_is_skipped_with_a_warning(mem: Path):
+    run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(FOUR[:2]), check=True)
+    path = mem / ".memory" / "conversations" / "dev.jsonl"
+    path.write_text(path.read_text() + "{not json\n")
+    result = run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(FOUR), check=True)
+    assert "skipped 1 malformed line" in result.stderr
+    assert len([m for m in conversation_lines_tolerant(path)]) == 4
+
+
+def conversation_lines_tolerant(path: Path) -> list[dict]:
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            continue
+    return out
