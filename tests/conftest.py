@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -71,3 +72,43 @@ def tree(path: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file() and ".git/" not in str(p)
     }
+
+
+@contextlib.contextmanager
+def lock_held(memory_root: Path):
+    """Another process holds memcli's memory lock for the duration."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import fcntl,sys,time; f=open(sys.argv[1],'a'); fcntl.flock(f,fcntl.LOCK_EX); print('locked',flush=True); time.sleep(60)",
+         str(memory_root / ".memory" / ".vault" / "lock")],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        yield
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def run_on_terminal(args: list[str], cwd: Path, env: dict, stream: str = "stdout") -> tuple[subprocess.CompletedProcess, str]:
+    """Run memcli with ``stream`` (stdout or stderr) on a pseudo-terminal; return the result and what it showed."""
+    master, slave = os.openpty()
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    pipes[stream] = slave
+    try:
+        result = subprocess.run([sys.executable, "-m", "memcli", *args], cwd=cwd, stdin=subprocess.DEVNULL,
+                                env=env, timeout=120, **pipes)
+    finally:
+        os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # the terminal closed
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    return result, b"".join(chunks).decode("utf-8", "replace")

@@ -15,7 +15,7 @@ from memcli.cli import docs
 from memcli.paths import Layout
 from memcli.store import Store
 
-from .conftest import ROOT, clean_env, run
+from .conftest import ROOT, clean_env, run, run_on_terminal
 
 
 @pytest.mark.parametrize("rel", sorted(docs.GENERATED))
@@ -118,42 +118,23 @@ def test_no_escape_codes_on_a_pipe_or_with_no_color(mem: Path):
     _populated(mem)
     commands = [["list"], ["status"], ["search", "streaming"], ["show", "_project"], ["inject", "dev", "sse"],
                 ["recover", "dev"], ["compact", "--dry-run"], ["--help"], ["search", "--help"]]
+    with_no_color = clean_env(TERM="xterm-256color")
+    piped_only = {k: v for k, v in with_no_color.items() if k != "NO_COLOR"}
     for args in commands:
-        for env in (clean_env(TERM="xterm-256color"), {**clean_env(TERM="xterm-256color")}):
-            env.pop("NO_COLOR", None) if env is not commands else None
+        for env in (with_no_color, piped_only):
             result = run(*args, cwd=mem, env=env)
-            assert "\x1b" not in result.stdout + result.stderr, args
-
-
-def _on_a_terminal(args: list[str], cwd: Path, env: dict) -> str:
-    master, slave = os.openpty()
-    try:
-        subprocess.run([sys.executable, "-m", "memcli", *args], cwd=cwd, stdout=slave, stderr=subprocess.DEVNULL,
-                       stdin=subprocess.DEVNULL, env=env, timeout=60)
-    finally:
-        os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(master)
-    return b"".join(chunks).decode("utf-8", "replace")
+            assert "\x1b" not in result.stdout + result.stderr, (args, "NO_COLOR" in env)
 
 
 def test_colour_on_a_terminal_unless_no_color(mem: Path):
     _populated(mem)
     env = clean_env(TERM="xterm-256color")
     env.pop("NO_COLOR")
-    assert "\x1b[" in _on_a_terminal(["search", "streaming"], mem, env)
-    assert "\x1b[" in _on_a_terminal(["list"], mem, env)
+    assert "\x1b[" in run_on_terminal(["search", "streaming"], mem, env)[1]
+    assert "\x1b[" in run_on_terminal(["list"], mem, env)[1]
     env["NO_COLOR"] = "1"
-    assert "\x1b[" not in _on_a_terminal(["search", "streaming"], mem, env)
-    assert "\x1b[" not in _on_a_terminal(["list"], mem, env)
+    assert "\x1b[" not in run_on_terminal(["search", "streaming"], mem, env)[1]
+    assert "\x1b[" not in run_on_terminal(["list"], mem, env)[1]
 
 
 JSON_SHAPES = {
@@ -179,26 +160,6 @@ def test_every_json_output_parses_with_the_documented_keys(mem: Path, args):
     assert set(shown) == JSON_SHAPES[("list", "--json")]
 
 
-def _stderr_on_a_terminal(args: list[str], cwd: Path, env: dict) -> tuple[subprocess.CompletedProcess, str]:
-    master, slave = os.openpty()
-    try:
-        result = subprocess.run([sys.executable, "-m", "memcli", *args], cwd=cwd, stdout=subprocess.PIPE,
-                                stderr=slave, stdin=subprocess.DEVNULL, env=env, timeout=120)
-    finally:
-        os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(master)
-    return result, b"".join(chunks).decode("utf-8", "replace")
-
-
 def test_progress_bar_on_a_terminal_only(mem: Path):
     from memcli import vault
     from memcli.vault import Entry
@@ -209,7 +170,7 @@ def test_progress_bar_on_a_terminal_only(mem: Path):
         for c in ("decisions", "lessons", "tasks", "projects", "handoffs"):
             (folder / f"{c}.md").write_text(vault.serialize([Entry(1_700_000_000_000 + a, None, [], f"note {a} {c}")]))
     env = clean_env(TERM="xterm")
-    result, terminal = _stderr_on_a_terminal(["search", "note"], mem, env)
+    result, terminal = run_on_terminal(["search", "note"], mem, env, stream="stderr")
     assert result.returncode == 0 and "indexing memory" in terminal
     assert "\x1b" not in result.stdout.decode()
     shutil.rmtree(mem / ".memory" / ".vault" / "index")

@@ -15,7 +15,7 @@ from memcli.index import MANIFEST, Matcher, SearchIndex, make_snippet
 from memcli.paths import Layout
 from memcli.store import Store
 
-from .conftest import clean_env, git, run
+from .conftest import clean_env, git, lock_held, run
 
 
 def search(path: Path, *args: str) -> list[dict]:
@@ -213,17 +213,7 @@ def test_search_without_memory_says_init(tmp_path: Path):
 
 def test_search_works_while_the_lock_is_held_and_there_is_no_index(mem: Path):
     Store(Layout(mem)).add("dev", "lessons", "kubernetes probes need timeouts")
-    holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import fcntl,sys,time; f=open(sys.argv[1],'a'); fcntl.flock(f,fcntl.LOCK_EX); print('locked',flush=True); time.sleep(60)",
-         str(mem / ".memory" / ".vault" / "lock")],
-        stdout=subprocess.PIPE, text=True,
-    )
-    try:
-        assert holder.stdout.readline().strip() == "locked"
+    with lock_held(mem):
         started = time.monotonic()
         assert bodies(mem, "kubernetes") == ["kubernetes probes need timeouts"]
         assert time.monotonic() - started < 30
-    finally:
-        holder.kill()
-        holder.wait()

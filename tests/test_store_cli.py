@@ -14,7 +14,7 @@ from memcli import vault
 from memcli.paths import Layout
 from memcli.store import Store
 
-from .conftest import clean_env, git, run, tree
+from .conftest import clean_env, git, lock_held, run, tree
 
 HAND_WRITTEN = """Notes an agent wrote by hand, with no marker at all.
 
@@ -335,17 +335,7 @@ def test_status_counts(mem: Path):
 
 
 def test_lock_timeout_is_a_clear_error(mem: Path):
-    holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import fcntl,sys,time; f=open(sys.argv[1],'a'); fcntl.flock(f,fcntl.LOCK_EX); print('locked',flush=True); time.sleep(30)",
-         str(mem / ".memory" / ".vault" / "lock")],
-        stdout=subprocess.PIPE, text=True,
-    )
-    try:
-        assert holder.stdout.readline().strip() == "locked"
+    with lock_held(mem):
         (mem / ".memory" / "config.toml").write_text("[vault]\nlock_timeout = 0.3\n")
         result = run("add", "dev", "lessons", "x", cwd=mem)
         assert result.returncode == 1 and "lock" in result.stderr and "Traceback" not in result.stderr
-    finally:
-        holder.kill()
-        holder.wait()
