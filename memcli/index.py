@@ -136,26 +136,31 @@ class SearchIndex:
         return self.path.is_dir() and tv.Index.exists(str(self.path))
 
     def scan(self) -> dict[str, tuple[int, int]]:
-        """``agent/category.md`` and ``agent/.removed`` -> (size, mtime_ns) for every file on disk."""
-        found: dict[str, tuple[int, int]] = {}
-        names = {f"{c}.md" for c in self.store.categories} | {".removed"}
+        """``agent/category.md`` and ``agent/.removed`` -> (size, mtime_ns) for every file on disk.
+
+        One directory listing, then a stat per expected file name: at 1,000 vault files this
+        is the bulk of the no-change freshness check (about 2 ms here).
+        """
+        memory = str(self.layout.memory)
         try:
-            agents = os.scandir(self.layout.memory)
+            with os.scandir(memory) as entries:
+                agents = [
+                    e.name for e in entries
+                    if not e.name.startswith((".", "_")) and e.name != "conversations" and e.is_dir()
+                ]
         except FileNotFoundError:
-            return found
-        with agents:
-            for agent in agents:
-                if agent.name.startswith((".", "_")) or agent.name == "conversations" or not agent.is_dir():
-                    continue
+            return {}
+        names = [f"{c}.md" for c in self.store.categories] + [".removed"]
+        found: dict[str, tuple[int, int]] = {}
+        stat = os.stat
+        for agent in agents:
+            base = f"{memory}/{agent}/"
+            for name in names:
                 try:
-                    files = os.scandir(agent.path)
-                except OSError:
+                    st = stat(base + name)
+                except (FileNotFoundError, NotADirectoryError):
                     continue
-                with files:
-                    for f in files:
-                        if f.name in names:
-                            st = f.stat()
-                            found[f"{agent.name}/{f.name}"] = (st.st_size, st.st_mtime_ns)
+                found[f"{agent}/{name}"] = (st.st_size, st.st_mtime_ns)
         return found
 
     def load_manifest(self, path: Path | None = None) -> dict[str, Any] | None:
