@@ -38,7 +38,7 @@ _memcli() {
             ;;
         checkpoint)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--chat-id --model-id --close --json --quiet -q --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--chat-id --model-id --close --allow-secret --json --quiet -q --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return

@@ -23,6 +23,7 @@ complete -c memcli -n '__fish_seen_subcommand_from add' -a '(memcli __complete a
 complete -c memcli -n '__fish_seen_subcommand_from checkpoint' -l chat-id -r -d 'The session\'s chat id.'
 complete -c memcli -n '__fish_seen_subcommand_from checkpoint' -l model-id -r -d 'The model\'s id.'
 complete -c memcli -n '__fish_seen_subcommand_from checkpoint' -l close -d 'End of session: also write the handoff and extracted decisions/lessons.'
+complete -c memcli -n '__fish_seen_subcommand_from checkpoint' -l allow-secret -d 'Store messages as they are: do not redact secrets.'
 complete -c memcli -n '__fish_seen_subcommand_from checkpoint' -l json -d 'Print what was saved as JSON.'
 complete -c memcli -n '__fish_seen_subcommand_from checkpoint' -l quiet -s q -d 'Print nothing on success.'
 complete -c memcli -n '__fish_seen_subcommand_from checkpoint' -l help -s h -d 'Show this message and exit.'

@@ -50,14 +50,15 @@ def handoff_text(messages: list[dict[str, Any]], count: int, chars: int) -> str:
 
 def save(
     store: Store, agent: str, messages: list[dict[str, Any]], chat_id: str | None = None,
-    model_id: str | None = None, close: bool = False, warn=None,
+    model_id: str | None = None, close: bool = False, warn=None, redact: bool = True,
 ) -> CheckpointResult:
     """Append new messages, write the checkpoint and, on close, the handoff and extracted insights."""
     store.check(agent)
     store.layout.require()
     config = store.config
     result = CheckpointResult(messages=len(messages))
-    result.redacted = redact_messages(messages)
+    if redact:
+        result.redacted = redact_messages(messages)
     conversations.assign_ids(messages, chat_id)
     for m in messages:
         if chat_id:

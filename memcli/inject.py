@@ -138,13 +138,19 @@ def gather(store: Store | None, layout: Layout, agent: str, command: str, instru
         if entries:
             sel.handoff = Item(entries[0].body.strip(), entries[0].id)
 
+    index = None
+
     def relevant(category: str, limit: int) -> list[Item]:
+        nonlocal index
         if category not in store.categories or limit <= 0:
             return []
         if command.strip():
-            from memcli.index import SearchIndex
+            fresh = index is None  # one freshness check serves both searches
+            if index is None:
+                from memcli.index import SearchIndex
 
-            hits = SearchIndex(store).search(command, agent=agent, category=category, limit=limit)
+                index = SearchIndex(store)
+            hits = index.search(command, agent=agent, category=category, limit=limit, fresh=fresh)
             return [Item(_one_line(h.body), h.id, round(h.score, 4)) for h in hits]
         return [Item(_one_line(e.body), e.id) for e in store.read(agent, category)[:limit]]
 

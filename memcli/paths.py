@@ -126,7 +126,8 @@ def find_layout(dir_option: str | None = None, *, must_exist: bool = True) -> La
             path = path.parent
         layout = Layout(path.absolute())
         if must_exist and not path.is_dir():
-            raise NotInitialized(f"--dir {explicit}: no such folder")
+            source = "--dir" if dir_option else "MEMCLI_DIR"
+            raise NotInitialized(f"{source} {explicit}: no such folder")
         return layout.require() if must_exist else layout
     cwd = Path.cwd()
     for folder in (cwd, *cwd.parents):

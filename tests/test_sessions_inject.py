@@ -294,3 +294,11 @@ def conversation_lines_tolerant(path: Path) -> list[dict]:
         except ValueError:
             continue
     return out
+
+
+def test_allow_secret_keeps_messages_as_they_are(mem: Path):
+    token = "ghp_" + "Q7w6" * 9
+    msgs = [{"role": "user", "text": f"token {token}"}, {"role": "agent", "text": "ok"}]
+    result = run("checkpoint", "dev", "-", "--allow-secret", cwd=mem, input=json.dumps(msgs), check=True)
+    assert "redacted" not in result.stderr
+    assert token in (mem / ".memory" / "conversations" / "dev.jsonl").read_text()

@@ -29,6 +29,7 @@ def command(
     chat_id: Annotated[Optional[str], typer.Option("--chat-id", help="The session's chat id.")] = None,
     model_id: Annotated[Optional[str], typer.Option("--model-id", help="The model's id.")] = None,
     close: Annotated[bool, typer.Option("--close", help="End of session: also write the handoff and extracted decisions/lessons.")] = False,
+    allow_secret: Annotated[bool, typer.Option("--allow-secret", help="Store messages as they are: do not redact secrets.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was saved as JSON.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
 ) -> None:
@@ -52,7 +53,8 @@ def command(
             raise MemcliError(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}") from None
     messages, meta = conversations.parse_conversation(text, where)
     result = checkpoint.save(
-        store, agent, messages, chat_id or meta.get("chatId"), model_id or meta.get("modelId"), close, output.warn
+        store, agent, messages, chat_id or meta.get("chatId"), model_id or meta.get("modelId"), close, output.warn,
+        redact=not allow_secret,
     )
     if as_json:
         output.print_json(result.to_json())
