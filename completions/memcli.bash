@@ -81,7 +81,7 @@ _memcli() {
             ;;
         migrate)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--dry-run -n --json --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--dry-run -n --from --agent -a --json --help -h" -- "$cur")); return
             fi
             ;;
         recover)

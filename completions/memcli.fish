@@ -55,6 +55,8 @@ complete -c memcli -n '__fish_seen_subcommand_from list' -l json -d 'Print a JSO
 complete -c memcli -n '__fish_seen_subcommand_from list' -l help -s h -d 'Show this message and exit.'
 complete -c memcli -n '__fish_seen_subcommand_from list' -a '(memcli __complete agents 2>/dev/null)'
 complete -c memcli -n '__fish_seen_subcommand_from migrate' -l dry-run -s n -d 'Say what would move; change nothing.'
+complete -c memcli -n '__fish_seen_subcommand_from migrate' -l from -r -d 'Also import this events.jsonl or facts.jsonl (repeatable).'
+complete -c memcli -n '__fish_seen_subcommand_from migrate' -l agent -s a -r -a '(memcli __complete agents 2>/dev/null)' -d 'The agent that imported memories go to.'
 complete -c memcli -n '__fish_seen_subcommand_from migrate' -l json -d 'Print the report as JSON.'
 complete -c memcli -n '__fish_seen_subcommand_from migrate' -l help -s h -d 'Show this message and exit.'
 complete -c memcli -n '__fish_seen_subcommand_from recover' -l json -d 'Print the checkpoint as JSON.'

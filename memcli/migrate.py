@@ -8,6 +8,12 @@
 * ``conversations/<agent>.json`` becomes ``conversations/<agent>.jsonl`` (each message
   once), the old file kept as ``<agent>.json.bak``.
 
+Going further, it imports the memories of two other file-based systems, each item once:
+the events of ``.agent-memory/history/events.jsonl`` (their ``signals``: decisions,
+gotchas as lessons, next-step hints as open tasks) and ``facts.jsonl`` files of typed
+facts (``section`` mapped to a category; archived and superseded facts left out; the
+text read from ``content``, ``text``, ``fact`` or ``body``).
+
 Idempotent: a second run finds nothing to do.  An entry whose text is already in the
 target category is not added again.
 """
@@ -71,11 +77,20 @@ def sections(text: str, categories: tuple[str, ...]) -> list[tuple[str, str]]:
     return out
 
 
-def migrate(store: Store, dry_run: bool = False) -> MigrateReport:
+def migrate(store: Store, dry_run: bool = False, sources: list[Path] | None = None,
+            agent: str = "imported") -> MigrateReport:
+    """Legacy AITEAM-X files, plus memories of other systems: ``sources`` (event or fact JSONL
+    files) and ``.agent-memory/history/events.jsonl`` when the repository has one."""
     report = MigrateReport(dry_run=dry_run)
     layout = store.layout
     layout.require()
+    sources = list(sources or [])
+    events = layout.root / AGENT_MEMORY_EVENTS
+    if events.is_file() and events not in sources:
+        sources.append(events)
     with store.lock():
+        for source in sources:
+            import_external(store, source, agent, report)
         for path in progress(sorted(layout.memory.glob("*.md")), "migrating flat files", threshold=20):
             agent = path.stem
             if path.name.startswith(("_", ".")) or not path.is_file():
@@ -121,3 +136,87 @@ def migrate(store: Store, dry_run: bool = False) -> MigrateReport:
             report.conversations[agent] = conversations.append_messages(layout, agent, messages)
             os.replace(path, Path(str(path) + ".bak"))
     return report
+
+
+# ---------------------------------------------------------------- other memory systems
+AGENT_MEMORY_EVENTS = ".agent-memory/history/events.jsonl"  # seed 003's active event stream
+EVENT_SIGNALS = {"decisions": "decisions", "gotchas": "lessons", "nextStepHints": "tasks"}
+FACT_SECTIONS = {  # seed 004's sections
+    "decisions": "decisions", "architecture": "projects", "specs": "projects", "recent work": "projects",
+    "constraints": "lessons", "known issues": "lessons", "patterns & conventions": "lessons",
+}
+_FACT_TEXT_KEYS = ("content", "text", "fact", "body")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _items_from_event(event: dict) -> list[tuple[str, str, list[str]]]:
+    signals = event.get("signals")
+    out = []
+    if isinstance(signals, dict):
+        for key, category in EVENT_SIGNALS.items():
+            values = signals.get(key)
+            for value in values if isinstance(values, list) else []:
+                text = value if isinstance(value, str) else (value.get("text") if isinstance(value, dict) else None)
+                if isinstance(text, str) and text.strip():
+                    text = text.strip()
+                    if category == "tasks" and not text.startswith(("- [ ]", "- [x]")):
+                        text = f"- [ ] {text}"
+                    out.append((category, text, ["imported", "agent-memory"]))
+    return out
+
+
+def _items_from_fact(fact: dict) -> list[tuple[str, str, list[str]]]:
+    if fact.get("archived") or fact.get("supersededBy") or str(fact.get("status", "")).lower() in (
+        "archived", "superseded", "stale",
+    ):
+        return []  # seed 004 keeps these out of context: so does the import
+    text = next((fact[k] for k in _FACT_TEXT_KEYS if isinstance(fact.get(k), str) and fact[k].strip()), None)
+    if text is None:
+        return []
+    section = str(fact.get("section") or "")
+    category = FACT_SECTIONS.get(section.strip().lower(), "lessons")
+    tags = ["imported", "project-memory"] + ([_slug(section)] if _slug(section) else [])
+    return [(category, text.strip(), tags)]
+
+
+def import_external(store: Store, path: Path, agent: str, report: MigrateReport) -> None:
+    """Decisions, gotchas and next steps of seed-003 events, or seed-004 facts, each item once."""
+    import json
+
+    store.check(agent)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MemcliError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    items: list[tuple[str, str, list[str]]] = []
+    bad = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            bad += 1
+            continue
+        if isinstance(obj, dict):
+            items.extend(_items_from_event(obj) if "signals" in obj else _items_from_fact(obj))
+    if bad:
+        report.skipped.append(f"{path}: {bad} lines that are not JSON")
+    report.files.append(str(path))
+    known: dict[str, set[str]] = {}
+    for category, text, tags in items:
+        if category not in store.categories:
+            category = "lessons" if "lessons" in store.categories else store.categories[0]
+        if category not in known:
+            known[category] = {extract.dedupe_key(e.body) for e in store.read(agent, category)}
+        key = extract.dedupe_key(text)
+        if key in known[category]:
+            continue
+        known[category].add(key)
+        name = f"{agent}/{category}"
+        report.entries[name] = report.entries.get(name, 0) + 1
+        if not report.dry_run:
+            store.add(agent, category, text, tags)

@@ -271,3 +271,38 @@ def test_status_reports_git(repo: Path):
     assert status["git"]["branch"] == "main" and status["git"]["uncommitted"] == 1
     assert status["agents"]["dev"]["checkpoint"] is None
     assert "last_compaction" in status and "index" in status
+
+
+EVENTS = [
+    {"id": "e1", "sourceId": "s1", "createdAt": "2026-05-01T10:00:00Z", "contentHash": "h1", "summary": "tool run",
+     "signals": {"decisions": ["Use pnpm workspaces for the monorepo"], "gotchas": ["Vite needs --host inside Docker"],
+                 "nextStepHints": ["Add the e2e smoke test"], "keyPaths": ["apps/web"], "validationObservations": []}},
+    {"id": "e2", "sourceId": "s2", "createdAt": "2026-05-02T10:00:00Z", "contentHash": "h2", "summary": "session",
+     "signals": {"decisions": ["use pnpm workspaces for the monorepo."], "gotchas": [], "nextStepHints": []}},
+]
+FACTS = [
+    {"id": "f1", "section": "Decisions", "content": "Postgres is the only datastore", "confidence": 0.9},
+    {"id": "f2", "section": "Known Issues", "content": "The importer times out on 10k rows"},
+    {"id": "f3", "section": "Architecture", "content": "Hexagonal: ports in core/, adapters in infra/"},
+    {"id": "f4", "section": "Decisions", "content": "MySQL was the datastore", "status": "superseded"},
+]
+
+
+def test_migrate_imports_other_memory_systems_once(repo: Path, tmp_path: Path):
+    events = repo / ".agent-memory" / "history" / "events.jsonl"
+    events.parent.mkdir(parents=True)
+    events.write_text("\n".join(json.dumps(e) for e in EVENTS) + "\n")
+    facts = tmp_path / "facts.jsonl"
+    facts.write_text("\n".join(json.dumps(f) for f in FACTS) + "\nnot json\n")
+    report = json.loads(run("migrate", "--from", str(facts), "--agent", "dev", "--json", cwd=repo, check=True).stdout)
+    assert report["entries"] == {"dev/decisions": 2, "dev/lessons": 2, "dev/tasks": 1, "dev/projects": 1}
+    store = Store(Layout(repo))
+    assert {e.body for e in store.read("dev", "decisions")} == {"Use pnpm workspaces for the monorepo",
+                                                                 "Postgres is the only datastore"}
+    assert store.read("dev", "tasks")[0].body == "- [ ] Add the e2e smoke test"
+    assert "known-issues" in next(e for e in store.read("dev", "lessons") if "importer" in e.body).tags
+    before = tracked(repo) | {str(p): p.read_bytes() for p in (repo / ".memory").rglob("*.md")}
+    again = json.loads(run("migrate", "--from", str(facts), "--agent", "dev", "--json", cwd=repo, check=True).stdout)
+    assert again["entries"] == {}
+    assert tracked(repo) | {str(p): p.read_bytes() for p in (repo / ".memory").rglob("*.md")} == before
+    assert not (repo / ".memory" / "imported").exists()
