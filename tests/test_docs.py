@@ -176,3 +176,15 @@ def test_progress_bar_on_a_terminal_only(mem: Path):
     shutil.rmtree(mem / ".memory" / ".vault" / "index")
     piped = run("search", "note", cwd=mem, env=env)
     assert piped.returncode == 0 and piped.stderr == ""
+
+
+def test_readme_documents_every_command_and_option():
+    readme = (ROOT / "README.md").read_text()
+    _, cmds = docs.commands()
+    for c in cmds:
+        assert f"| `memcli {c.name}" in readme, f"{c.name} missing from the README's command table"
+        assert f"\nmemcli {c.name}" in readme or f"$ memcli {c.name}" in readme or f"memcli {c.name} " in readme
+        for o in c.options:
+            if o.names[0] in ("--help",):
+                continue
+            assert any(n in readme for n in o.names), f"{c.name} {o.names[0]} is not in the README"
