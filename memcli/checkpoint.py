@@ -33,8 +33,10 @@ class CheckpointResult:
 
 
 def redact_messages(messages: list[dict[str, Any]]) -> int:
+    from memcli.output import progress
+
     total = 0
-    for m in messages:
+    for m in progress(messages, "checking messages for secrets", threshold=2000):
         m["text"], count = secret_scan.redact(m["text"])
         total += count
     return total
