@@ -106,15 +106,6 @@ class Hit:
         }
 
 
-class SyncReport:
-    """What ``ensure_fresh`` did."""
-
-    def __init__(self) -> None:
-        self.rebuilt = False
-        self.reindexed: list[str] = []
-        self.stale = False  # the index could not be brought up to date (lock busy)
-
-
 def _sha1(data: bytes) -> str:
     import hashlib  # only when a file changed: a no-change check never needs it
 
@@ -127,6 +118,7 @@ class SearchIndex:
         self.layout = store.layout
         self.schema = _schema()
         self._index: tv.Index | None = None
+        self.stale = False  # set by search(): the index could not be brought up to date
 
     # ------------------------------------------------------------ disk state
     @property
@@ -267,12 +259,7 @@ class SearchIndex:
         atomic_write((folder or self.path) / MANIFEST, json.dumps(manifest, separators=(",", ":")))
 
     # ------------------------------------------------------------ sync
-    def rebuild(self, progress: bool = True) -> int:
-        """Build the whole index from the vault files into a new folder and swap it in."""
-        with self.store.lock():
-            return self._rebuild_locked(progress)
-
-    def _rebuild_locked(self, progress: bool = True) -> int:
+    def _rebuild(self, progress: bool = True) -> int:
         import shutil
 
         state = self.layout.state
@@ -343,14 +330,17 @@ class SearchIndex:
         changed.extend(k for k in known if k not in disk)
         return changed, restat
 
-    def ensure_fresh(self, lock_timeout: float = SEARCH_LOCK_TIMEOUT, progress: bool = True) -> SyncReport:
-        """Bring the index up to date with the files on disk; cheap when nothing changed."""
-        report = SyncReport()
+    def ensure_fresh(self, lock_timeout: float = SEARCH_LOCK_TIMEOUT, progress: bool = True) -> bool:
+        """Bring the index up to date with the files on disk; cheap when nothing changed.
+
+        Returns False when it could not (another process held the memory lock for longer than
+        ``lock_timeout``): the index is then searched as it is.
+        """
         manifest = self.load_manifest() if self.exists() else None
         if manifest is not None:
             changed, restat = self.changed_files(manifest)
             if not changed and not restat:
-                return report
+                return True
         try:
             from memcli.fsutil import file_lock
 
@@ -358,21 +348,19 @@ class SearchIndex:
                 # Look again under the lock: another process may have done the work.
                 manifest = self.load_manifest() if self.exists() else None
                 if manifest is None or not self._compatible():
-                    self._rebuild_locked(progress)
-                    report.rebuilt = True
-                    return report
+                    self._rebuild(progress)
+                    return True
                 changed, restat = self.changed_files(manifest)
                 if not changed and not restat:
-                    return report
+                    return True
                 for key, rec in restat.items():
                     self._record(manifest, key, (rec[0], rec[1]), rec[2])
                 if changed:
                     self._apply(manifest, changed)
-                    report.reindexed = changed
                 self._write_manifest(manifest)
         except LockTimeout:
-            report.stale = True
-        return report
+            return False
+        return True
 
     def _compatible(self) -> bool:
         try:
@@ -463,7 +451,7 @@ class SearchIndex:
         if limit < 1:
             raise MemcliError("--limit must be at least 1")
         if fresh:
-            self.ensure_fresh()
+            self.stale = not self.ensure_fresh()
         try:
             index = self._open() if self.exists() else self._ram_index()
             index.reload()

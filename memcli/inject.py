@@ -151,6 +151,8 @@ def gather(store: Store | None, layout: Layout, agent: str, command: str, instru
 
                 index = SearchIndex(store)
             hits = index.search(command, agent=agent, category=category, limit=limit, fresh=fresh)
+            if fresh and index.stale:
+                warn("the index may be stale: another memcli process held the memory lock")
             return [Item(_one_line(h.body), h.id, round(h.score, 4)) for h in hits]
         return [Item(_one_line(e.body), e.id) for e in store.read(agent, category)[:limit]]
 

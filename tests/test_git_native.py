@@ -46,21 +46,15 @@ def test_two_branches_merge_without_conflict_and_lose_nothing(repo: Path):
     run("add", "dev", "decisions", "base decision", cwd=repo, check=True)
     git("add", "-A", cwd=repo)
     git("commit", "-qm", "base", cwd=repo)
-    git("checkout", "-qb", "a", cwd=repo)
-    for i in range(3):
-        run("add", "dev", "decisions", f"branch a decision {i} about alpaca", cwd=repo, check=True)
-    run("checkpoint", "dev", "-", cwd=repo, check=True,
-        input=json.dumps([{"role": "user", "text": "branch a question"}, {"role": "agent", "text": "branch a answer"}]))
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "a", cwd=repo)
-    git("checkout", "-q", "main", cwd=repo)
-    git("checkout", "-qb", "b", cwd=repo)
-    for i in range(3):
-        run("add", "dev", "decisions", f"branch b decision {i} about bison", cwd=repo, check=True)
-    run("checkpoint", "dev", "-", cwd=repo, check=True,
-        input=json.dumps([{"role": "user", "text": "branch b question"}, {"role": "agent", "text": "branch b answer"}]))
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "b", cwd=repo)
+    for branch, word in (("a", "alpaca"), ("b", "bison")):  # two branches from main, each adding memories
+        git("checkout", "-q", "main", cwd=repo)
+        git("checkout", "-qb", branch, cwd=repo)
+        for i in range(3):
+            run("add", "dev", "decisions", f"branch {branch} decision {i} about {word}", cwd=repo, check=True)
+        run("checkpoint", "dev", "-", cwd=repo, check=True, input=json.dumps(
+            [{"role": "user", "text": f"branch {branch} question"}, {"role": "agent", "text": f"branch {branch} answer"}]))
+        git("add", "-A", cwd=repo)
+        git("commit", "-qm", branch, cwd=repo)
     merge = git("merge", "-q", "--no-edit", "a", cwd=repo, check=False)
     assert merge.returncode == 0, merge.stdout + merge.stderr
     assert "CONFLICT" not in merge.stdout

@@ -30,6 +30,8 @@ def run_search(
     if category:
         store.check(agent or "x", category)
     hits = index.search(" ".join(query), agent, category, limit or store.config.search_limit)
+    if index.stale:
+        output.warn("the index may be stale: another memcli process held the memory lock")
     if as_json:
         output.print_json([h.to_json() for h in hits])
         return 0
