@@ -23,6 +23,7 @@ from typing import Any
 import json
 
 from memcli import conversations, extract, sessions, vault
+from memcli.errors import MemcliError
 from memcli.fsutil import atomic_write
 from memcli.output import progress
 from memcli.store import Store
@@ -101,8 +102,8 @@ def _step_conversations(store: Store, report: CompactReport, dry: bool) -> None:
         agent = path.stem
         try:
             store.check(agent)
-        except Exception:
-            continue
+        except MemcliError:
+            continue  # not an agent's conversation (a name memcli would refuse)
         jsonl_only = conversations.read_conversation(layout, agent, legacy=False)
         trimmed = conversations.trimmed_ids(layout, agent)
         keep = config.compact_keep_messages
@@ -129,11 +130,7 @@ def _step_conversations(store: Store, report: CompactReport, dry: bool) -> None:
             if not dry:
                 conversations.write_conversation(layout, agent, recent, trimmed | {m["id"] for m in old})
         else:
-            stubs = b"".join(
-                conversations.line_bytes({"id": i, "trimmed": True}) + b"\n" for i in sorted(trimmed)
-            )
-            text = stubs + b"".join(conversations.line_bytes(m) + b"\n" for m in jsonl_only)
-            if text != path.read_bytes():
+            if conversations.serialize(jsonl_only, trimmed) != path.read_bytes():
                 report.filesNormalised += 1
                 report.actions.append(f"tidy conversations/{agent}.jsonl (duplicate or unordered lines)")
                 if not dry:

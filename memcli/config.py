@@ -87,6 +87,9 @@ def _check(name: str, value: object, default: object, path: Path) -> object:
                 validate_agent(v)
         except MemcliError:
             raise MemcliError(f"{where}: {v!r} is not a valid category name") from None
+        missing = [c for c in DEFAULT_CATEGORIES if c not in value]
+        if missing:
+            raise MemcliError(f"{where} may add categories but must keep {', '.join(missing)}")
         return tuple(value)
     if isinstance(default, (int, float)):
         if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -249,5 +249,10 @@ def write_conversation(
     """
     path = conversation_path(layout, agent)
     layout.check_inside(path)
+    atomic_write(path, serialize(messages, trimmed))
+
+
+def serialize(messages: list[dict[str, Any]], trimmed: set[str] | None = None) -> bytes:
+    """A conversation file: the trimmed-id lines, then one message a line."""
     stubs = [line_bytes({"id": i, "trimmed": True}) + b"\n" for i in sorted(trimmed or ())]
-    atomic_write(path, b"".join(stubs) + b"".join(line_bytes(m) + b"\n" for m in messages))
+    return b"".join(stubs) + b"".join(line_bytes(m) + b"\n" for m in messages)

@@ -267,6 +267,9 @@ def test_bad_config_is_one_line(mem: Path):
     (mem / ".memory" / "config.toml").write_text("[inject]\nbudget = -5\n")
     result = run("list", cwd=mem)
     assert result.returncode == 1 and "inject.budget" in result.stderr
+    (mem / ".memory" / "config.toml").write_text('[vault]\ncategories = ["decisions", "lessons"]\n')
+    result = run("list", cwd=mem)
+    assert result.returncode == 1 and "must keep tasks, projects, handoffs" in result.stderr
 
 
 def test_config_adds_categories(mem: Path):
