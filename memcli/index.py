@@ -211,7 +211,7 @@ class SearchIndex:
         except (FileNotFoundError, NotADirectoryError):
             return None
 
-    def _reindex(self, writer: tv.IndexWriter, manifest: dict[str, Any], keys: list[str]) -> None:
+    def _reindex(self, writer: tv.IndexWriter, manifest: dict[str, Any], keys: list[str], progress: bool = False) -> None:
         """Replace the documents of the given files (``agent/.removed`` means all of that agent's)."""
         files: dict[tuple[str, str], None] = {}
         for key in keys:
@@ -227,7 +227,12 @@ class SearchIndex:
             else:
                 files[(agent, name[: -len(".md")])] = None
         removed_cache: dict[str, set] = {}
-        for agent, category in files:
+        todo = list(files)
+        if progress:
+            from memcli.output import progress as with_progress
+
+            todo = with_progress(todo, "indexing memory")  # a bar only on a terminal, for large vaults
+        for agent, category in todo:
             key = f"{agent}/{category}.md"
             writer.delete_documents_by_term("file", f"{agent}/{category}")
             read = self._read(key)
@@ -259,7 +264,7 @@ class SearchIndex:
         atomic_write((folder or self.path) / MANIFEST, json.dumps(manifest, separators=(",", ":")))
 
     # ------------------------------------------------------------ sync
-    def _rebuild(self, progress: bool = True) -> int:
+    def _rebuild(self, progress: bool = True) -> None:
         import shutil
 
         state = self.layout.state
@@ -268,30 +273,10 @@ class SearchIndex:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir()
         manifest = self._new_manifest()
-        keys: list[str] = sorted(self.scan())
         index = tv.Index(self.schema, path=str(tmp), reuse=False)
         writer = index.writer(heap_size=64_000_000, num_threads=min(2, os.cpu_count() or 1))
-        count = 0
-        if progress:
-            from memcli.output import progress as with_progress
-
-            keys = with_progress(keys, "indexing memory")  # a bar only on a terminal, for large vaults
         try:
-            for key in keys:
-                if key.endswith("/.removed"):
-                    read = self._read(key)
-                    if read:
-                        self._record(manifest, key, read[1], _sha1(read[0]))
-                    continue
-                agent, name = key.split("/", 1)
-                read = self._read(key)
-                if read is None:
-                    continue
-                raw, stat = read
-                for doc in self._documents(agent, name[:-3], raw, stat[1], self.store.removed_ids(agent)):
-                    writer.add_document(doc)
-                    count += 1
-                self._record(manifest, key, stat, _sha1(raw))
+            self._reindex(writer, manifest, sorted(self.scan()), progress)
             writer.commit()
             writer.wait_merging_threads()
         except BaseException:
@@ -306,7 +291,6 @@ class SearchIndex:
         os.rename(tmp, self.path)
         shutil.rmtree(old, ignore_errors=True)
         self._index = None
-        return count
 
     def changed_files(self, manifest: dict[str, Any]) -> tuple[list[str], dict[str, list]]:
         """Files whose content differs from the manifest, and files whose stat alone changed."""

@@ -9,7 +9,7 @@ import os
 import re
 import sys
 
-_OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(=.*)?", re.S)
+OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(=.*)?", re.S)
 FAST_COMMANDS = ("search", "inject")
 TEXT_COMMANDS = {"add", "edit", "search", "inject"}  # their last arguments are free text
 
@@ -42,7 +42,7 @@ def protect_text(argv: list[str]) -> list[str]:
         return argv
     head, texts = [], []
     for arg in argv:
-        if arg.startswith("-") and arg != "-" and not _OPTION_LIKE.fullmatch(arg):
+        if arg.startswith("-") and arg != "-" and not OPTION_LIKE.fullmatch(arg):
             texts.append(arg)
         else:
             head.append(arg)

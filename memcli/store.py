@@ -84,8 +84,10 @@ class Store:
     def categories(self) -> tuple[str, ...]:
         return self.config.vault_categories
 
-    def check(self, agent: str, category: str | None = None) -> None:
-        validate_agent(agent)
+    def check(self, agent: str | None, category: str | None = None) -> None:
+        """Refuse an invalid agent id or an unknown category (either may be None)."""
+        if agent is not None:
+            validate_agent(agent)
         if category is not None:
             validate_category(category, self.categories)
 

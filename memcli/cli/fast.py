@@ -7,11 +7,8 @@ usual error with suggestions.
 
 from __future__ import annotations
 
-import re
-import sys
 from memcli.cli.spec import SPECS, CommandSpec
-
-_OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(=.*)?", re.S)
+from memcli.main import OPTION_LIKE  # loaded already: the fast path is entered from memcli.main
 
 
 def parse(spec: CommandSpec, args: list[str]) -> dict[str, Any] | None:
@@ -26,7 +23,7 @@ def parse(spec: CommandSpec, args: list[str]) -> dict[str, Any] | None:
         if arg == "--" and not only_positional:
             only_positional = True
             continue
-        if only_positional or arg == "-" or not _OPTION_LIKE.fullmatch(arg):
+        if only_positional or arg == "-" or not OPTION_LIKE.fullmatch(arg):
             positionals.append(arg)
             continue
         name, eq, attached = arg.partition("=")

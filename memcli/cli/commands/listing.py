@@ -27,10 +27,7 @@ def command(
 ) -> None:
     """List entries, newest first: id, agent/category, date, tags and first line."""
     store = common.open_store()
-    if agent:
-        store.check(agent)
-    if category:
-        store.check(agent or "x", category)
+    store.check(agent, category)
     rows = []
     for located in store.iter_entries(agent, category):
         if tag and tag.lstrip("#").lower() not in {t.lower() for t in located.entry.tags}:

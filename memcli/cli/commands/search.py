@@ -25,10 +25,7 @@ def run_search(
 
     index = open_index(dir_option)
     store = index.store
-    if agent:
-        store.check(agent)
-    if category:
-        store.check(agent or "x", category)
+    store.check(agent, category)
     hits = index.search(" ".join(query), agent, category, limit or store.config.search_limit)
     if index.stale:
         output.warn("the index may be stale: another memcli process held the memory lock")
