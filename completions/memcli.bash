@@ -21,7 +21,7 @@ _memcli() {
         --format|-f) COMPREPLY=($(compgen -W "text json" -- "$cur")); return;;
     esac
     if [ -z "$cmd" ]; then
-        COMPREPLY=($(compgen -W "add checkpoint compact edit init inject list migrate recover rm search show status --dir --version --help -h" -- "$cur"))
+        COMPREPLY=($(compgen -W "add checkpoint compact edit init inject list migrate recover resolve rm search show status --dir --version --help -h" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -90,6 +90,11 @@ _memcli() {
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
+            fi
+            ;;
+        resolve)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--json --help -h" -- "$cur")); return
             fi
             ;;
         rm)

@@ -214,6 +214,13 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
             if counts["changed"]:
                 report.filesNormalised += 1
                 report.actions.append(f"tidy {agent}/{category}.md")
+        for agent in store.agents():  # memcli 0.1's removal records: folded into the files above
+            legacy = store.layout.removed_file(agent)
+            if legacy.is_file():
+                report.actions.append(f"delete {agent}/.removed (its removals are applied to the vault files)")
+                if not dry_run:
+                    store.layout.check_inside(legacy)
+                    legacy.unlink()
         _step_cap(store, report, dry_run)
         _step_legacy(store, report, dry_run)
         if not dry_run:

@@ -43,3 +43,77 @@ def memory_changes(root: Path) -> list[str] | None:
     if not result or result.returncode != 0:
         return None
     return [line for line in result.stdout.splitlines() if line.strip() and "/.vault/" not in line]
+
+
+DRIVER = "memcli"
+DRIVER_NAME = "memcli: memory files merged entry by entry"
+
+
+def driver_command() -> str:
+    """The shell command git runs to merge a memory file (stored in the clone's .git/config).
+
+    memcli on PATH first, else the interpreter that registered it (this clone's config is
+    private to this machine), else git's own text merge, which shows a conflict rather
+    than losing anything.
+    """
+    import shlex
+    import sys
+
+    python = shlex.quote(sys.executable)
+    args = "%O %A %B %L %P"
+    return (
+        f"if command -v memcli >/dev/null 2>&1; then memcli merge-driver {args};"
+        f" elif {python} -c 'import memcli' 2>/dev/null; then {python} -m memcli merge-driver {args};"
+        " else git merge-file --marker-size=%L -L ours -L base -L theirs %A %O %B; fi"
+    )
+
+
+def _config_file(root: Path) -> Path | None | bool:
+    """The repository's config file when it is plainly ``.git/config`` above ``root``;
+    True when git must be asked (a worktree or submodule); None outside git."""
+    import os
+
+    for folder in (root, *root.parents):
+        dot_git = folder / ".git"
+        try:
+            if dot_git.is_dir():
+                return dot_git / "config"
+            if dot_git.exists():
+                return True
+        except OSError:
+            return None
+    return True if os.environ.get("GIT_DIR") else None
+
+
+def merge_driver_registered(root: Path) -> bool | None:
+    """Whether this clone's config defines memcli's merge driver; None outside git."""
+    where = _config_file(root)
+    if where is None:
+        return None
+    if where is not True:
+        try:
+            return f'[merge "{DRIVER}"]' in where.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return False
+    result = git(root, "config", "--get", f"merge.{DRIVER}.driver")
+    if result is None or result.returncode not in (0, 1):
+        return None
+    return result.returncode == 0
+
+
+def register_merge_driver(root: Path) -> bool:
+    """Write memcli's merge driver into the repository's config (git reads drivers only from there)."""
+    for key, value in (("name", DRIVER_NAME), ("driver", driver_command())):
+        result = git(root, "config", f"merge.{DRIVER}.{key}", value)
+        if result is None or result.returncode != 0:
+            return False
+    return True
+
+
+def ensure_merge_driver(root: Path) -> None:
+    """Register the driver if this clone lacks it (a fresh clone, a teammate's); never fails."""
+    try:
+        if merge_driver_registered(root) is False:
+            register_merge_driver(root)
+    except OSError:
+        pass

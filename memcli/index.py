@@ -25,7 +25,7 @@ import tantivy as tv
 
 from memcli.errors import LockTimeout, MemcliError
 from memcli.fsutil import atomic_write
-from memcli.store import Store, assign_provisional_ids, parse_vault_bytes
+from memcli.store import Store, parse_vault_bytes
 from memcli.vault import Entry
 
 SCHEMA_VERSION = 1
@@ -184,7 +184,6 @@ class SearchIndex:
     def _documents(self, agent: str, category: str, raw: bytes, mtime_ns: int, removed) -> list[tv.Document]:
         path = self.layout.memory / agent / f"{category}.md"
         entries: list[Entry] = parse_vault_bytes(path, raw) if raw else []
-        assign_provisional_ids(entries, mtime_ns // 1_000_000)
         docs = []
         for e in self.store.visible(category, entries, removed):
             docs.append(

@@ -22,12 +22,20 @@ PROJECT_TEMPLATE = """# Project
 **Constraints:**
 """
 
+GITATTRIBUTES_COMMENT = (
+    "# memcli: vault files merge entry by entry (memcli's merge driver, registered in .git/config);"
+    " conversations by union"
+)
 GITATTRIBUTES_LINES = [
-    "# memcli: memory files merge by union, so entries and messages from both sides are kept",
-    ".memory/*/*.md merge=union",
-    ".memory/*/.removed merge=union",
+    GITATTRIBUTES_COMMENT,
+    ".memory/*/*.md merge=memcli",
     ".memory/conversations/*.jsonl merge=union",
 ]
+# Lines that earlier versions wrote and this one replaces (union cannot carry removals or edits).
+OBSOLETE_GITATTRIBUTES = {
+    ".memory/*/*.md merge=union": ".memory/*/*.md merge=memcli",
+    "# memcli: memory files merge by union, so entries and messages from both sides are kept": GITATTRIBUTES_COMMENT,
+}
 GITIGNORE_LINES = ["# memcli: the search index and session state are a local cache", ".memory/.vault/"]
 
 
@@ -50,12 +58,27 @@ def git_toplevel(cwd: Path) -> Path | None:
     return Path(out.stdout.strip()) if out.returncode == 0 and out.stdout.strip() else None
 
 
-def _append_lines(path: Path, lines: list[str], plan: InitPlan) -> None:
+def _append_lines(path: Path, lines: list[str], plan: InitPlan, replace: dict[str, str | None] | None = None) -> None:
+    """Add the lines that are missing; ``replace`` maps lines we wrote before to their successors."""
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise MemcliError(f"{path} is not a regular file; refusing to change it")
-    current = read_text(path)
+    try:
+        current = read_text(path)
+    except (UnicodeDecodeError, OSError):
+        raise MemcliError(f"{path} is not a readable text file; refusing to change it") from None
     if current is None:
         current = ""
+    if replace and any(line.strip() in replace for line in current.splitlines()):
+        kept = []
+        for line in current.splitlines():
+            if line.strip() in replace:
+                if replace[line.strip()] is not None:
+                    kept.append(replace[line.strip()])
+            else:
+                kept.append(line)
+        current = "\n".join(kept) + "\n"
+        plan.write_files[path] = current
+        plan.messages.append(f"updated {path.name} (memory files now merge with memcli's merge driver)")
     present = {line.strip() for line in current.splitlines()}
     missing = [line for line in lines if line.strip() not in present and not line.startswith("#")]
     if not missing:
@@ -85,7 +108,7 @@ def plan_init(layout: Layout, hooks: bool = True) -> InitPlan:
     if not project.exists():
         plan.write_files[project] = PROJECT_TEMPLATE
         plan.messages.append(f"created {project.relative_to(layout.root)} (edit it: `memcli edit _project`)")
-    _append_lines(layout.root / ".gitattributes", GITATTRIBUTES_LINES, plan)
+    _append_lines(layout.root / ".gitattributes", GITATTRIBUTES_LINES, plan, OBSOLETE_GITATTRIBUTES)
     _append_lines(layout.root / ".gitignore", GITIGNORE_LINES, plan)
     if hooks:
         from memcli import hooks as git_hooks
@@ -99,6 +122,13 @@ def apply_init(plan: InitPlan) -> None:
         path.mkdir(parents=True, exist_ok=True)
     for path, text in plan.write_files.items():
         atomic_write(path, text)
+    from memcli import gitutil
+
+    registered = gitutil.merge_driver_registered(plan.root)
+    if registered is not None:
+        gitutil.register_merge_driver(plan.root)  # always: it may name a newer memcli
+        if not registered:
+            plan.messages.append("registered memcli's merge driver in this clone's git config")
     if plan.hooks:
         from memcli import hooks as git_hooks
 

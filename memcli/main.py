@@ -55,6 +55,14 @@ def main(argv: list[str] | None = None) -> int:
         parsed = split_global(argv)
         if parsed and parsed[1][:1] == ["__complete"]:
             return _complete(parsed[0], parsed[1][1:])
+        if parsed and parsed[1][:1] == ["merge-driver"]:  # run by git: no Typer, never a crash
+            from memcli.merge import run_driver
+
+            return run_driver(parsed[1][1:])
+        if parsed and parsed[1][:1] == ["hook"] and len(parsed[1]) > 1:  # run by git hooks
+            from memcli.hooks import run as run_hook
+
+            return run_hook(parsed[1][1], parsed[0])
         if parsed and parsed[1] and parsed[1][0] in FAST_COMMANDS:
             from memcli.cli import fast
 

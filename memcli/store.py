@@ -2,8 +2,9 @@
 
 Reads never take the lock.  Every write takes the memory lock, re-reads the file,
 changes it and replaces it atomically, so concurrent processes never lose an entry.
-Removed ids are recorded in ``<agent>/.removed`` (merged by union in git) so that a
-merge cannot bring a removed entry back.
+A removal is just the entry gone from its file: memcli's git merge driver
+(``memcli.merge``) carries it through merges.  ``<agent>/.removed`` files written by
+memcli 0.1 are still honoured, and ``compact`` folds them into the vault files.
 """
 
 from __future__ import annotations
@@ -52,32 +53,13 @@ def parse_vault_bytes(path: Path, raw: bytes) -> list[Entry]:
     return vault.parse(text)
 
 
-def assign_provisional_ids(entries: list[Entry], fallback_ms: int) -> list[Entry]:
-    """Give entries found without an id marker a stable id derived from the file.
-
-    The id is the header date (or the file's modification time) in milliseconds,
-    moved forward past any id already in the file.  It is deterministic for the same
-    file, and it is the id the entry keeps when the file is next written.
-    """
-    if all(e.id is not None for e in entries):
-        return entries
-    used = {e.id for e in entries if e.id is not None}
-    for e in entries:
-        if e.id is None:
-            candidate = (vault.id_for_date(e.date) if e.date else None) or fallback_ms
-            while candidate in used:
-                candidate += 1
-            e.id = candidate
-            used.add(candidate)
-    return entries
-
-
 class Store:
     def __init__(self, layout: Layout, config: Config | None = None):
         self.layout = layout
         self.config = config or load_config(layout.memory)
         # Called as listener(store, agent, category) after memcli writes a vault file, under the lock.
         self.listeners: list[Callable[[Store, str, str], None]] = []
+        self._git_checked = False
 
     # ---------------------------------------------------------------- names
     @property
@@ -110,6 +92,7 @@ class Store:
 
     # ---------------------------------------------------------------- reading
     def removed_ids(self, agent: str) -> set[tuple[str, int]]:
+        """Ids recorded in a legacy ``.removed`` file (memcli 0.1), as (category, id)."""
         text = read_text(self.layout.removed_file(agent)) or ""
         removed = set()
         for line in text.splitlines():
@@ -119,15 +102,7 @@ class Store:
         return removed
 
     def _read_raw(self, agent: str, category: str) -> list[Entry]:
-        path = self.layout.category_file(agent, category)
-        entries = read_vault_file(path)
-        if entries:
-            try:
-                fallback = int(path.stat().st_mtime * 1000)
-            except OSError:
-                fallback = int(time.time() * 1000)
-            assign_provisional_ids(entries, fallback)
-        return entries
+        return read_vault_file(self.layout.category_file(agent, category))
 
     def visible(self, category: str, entries: list[Entry], removed: set[tuple[str, int]]) -> list[Entry]:
         """Entries not recorded as removed, newest first (ids must be assigned)."""
@@ -160,6 +135,13 @@ class Store:
 
     # ---------------------------------------------------------------- writing
     def lock(self):
+        """The memory lock, taken by every write.  The first write in a git clone that lacks
+        memcli's merge driver registers it (git reads drivers only from config)."""
+        if not self._git_checked:
+            self._git_checked = True
+            from memcli.gitutil import ensure_merge_driver
+
+            ensure_merge_driver(self.layout.root)
         return file_lock(self.layout.lock_path, self.config.vault_lock_timeout)
 
     def _new_id(self, used: set[int]) -> int:
@@ -195,14 +177,15 @@ class Store:
                 renumbered += 1
                 if renumber:
                     twin.id = self._new_id(used)
+                    twin.marked = True  # a new id must be written down
                     used.add(twin.id)
         return final, dropped, renumbered
 
-    def _write(self, agent: str, category: str, entries: list[Entry]) -> None:
-        """Write a vault file: renumber duplicate ids, drop exact copies, persist ids."""
+    def _write(self, agent: str, category: str, entries: list[Entry], renumber: bool = True) -> None:
+        """Write a vault file: drop exact copies and (unless told not to) renumber duplicate ids."""
         path = self.layout.category_file(agent, category)
         self.layout.check_inside(path)
-        final, _, _ = self._clean(entries)
+        final, _, _ = self._clean(entries, renumber)
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, vault.serialize(final))
         for listener in self.listeners:
@@ -274,17 +257,36 @@ class Store:
         return Located(agent, located.category, updated)
 
     def remove(self, agent: str, entry_ids: list[int]) -> list[Located]:
-        """Remove entries by id: all of them, or none if any id is unknown."""
+        """Remove entries by id: all of them, or none if any id is unknown.
+
+        Where several entries share an id (a copy, an old merge), the first of them is
+        removed and the others stay; ``twins_left`` on the result says how many.
+        """
         self.check(agent)
         with self.lock():
-            targets = [self.find(agent, i) for i in dict.fromkeys(entry_ids)]
-            record = "".join(f"{t.category} {t.entry.id}\n" for t in targets)
-            removed_path = self.layout.removed_file(agent)
-            self.layout.check_inside(removed_path)
-            atomic_write(removed_path, (read_text(removed_path) or "") + record)
-            for category in dict.fromkeys(t.category for t in targets):
-                self._rewrite(agent, category, lambda entries: entries)
-        return targets
+            wanted = list(dict.fromkeys(entry_ids))
+            for entry_id in wanted:
+                self.find(agent, entry_id)  # every id must exist before anything is written
+            removed = self.removed_ids(agent)
+            plan: dict[str, list[Entry]] = {}
+            targets: list[Located] = []
+            for category in self.categories:
+                entries = [e for e in self._read_raw(agent, category) if (category, e.id) not in removed]
+                keep = []
+                for e in entries:
+                    if e.id in wanted and not any(t.entry.id == e.id for t in targets):
+                        targets.append(Located(agent, category, e))
+                    else:
+                        keep.append(e)
+                if len(keep) != len(entries):
+                    plan[category] = keep
+            self.twins_left = {
+                t.entry.id: sum(1 for c in self.categories for e in self._read_raw(agent, c) if e.id == t.entry.id) - 1
+                for t in targets
+            }
+            for category, keep in plan.items():
+                self._write(agent, category, keep, renumber=False)
+        return sorted(targets, key=lambda t: wanted.index(t.entry.id))
 
     # ---------------------------------------------------------------- project
     def read_project(self) -> str:

@@ -12,16 +12,22 @@ An entry is written as::
 Entries are joined by a blank line and the file ends with a newline.  Reading is
 lenient where the original implementation lost data:
 
-* entries are found by their ``<!-- id:N -->`` markers, not by ``---`` (a union merge
-  can drop the separator), so a ``---`` line inside a body is body text;
-* text without a marker (written by hand or by an agent) becomes an entry of its
-  own (``id is None``) instead of vanishing; a ``## <date>`` header line without a
-  marker starts such an entry;
+* entries are found by their ``<!-- id:N -->`` markers (a ``## <date>`` header line
+  without a marker starts an entry too), not by splitting on ``---``;
+* an entry ends at its closing ``---``: a ``---`` line after a blank line, or the last
+  line before the next entry.  Text after it that no marker starts (a note appended by
+  hand) is an entry of its own, and so is text before the first marker;
+* text without a marker gets an id derived from its content (the same for every
+  reader, whatever the file's mtime) and is written back as it was, without a marker,
+  until it is edited;
 * two entries with the same id are both returned;
+* a file with unresolved git conflict markers is read as both sides: the entries of
+  the two versions, each once;
 * tags come from the header and may contain hyphens and any Unicode letters.
 
-Bodies round-trip byte for byte: a body line that would read back as a marker or a
-header is written with one extra leading backslash, removed again on read.
+Bodies round-trip byte for byte: a body line that would read back as a marker, a
+header, a closing ``---`` or a conflict marker is written with one extra leading
+backslash, removed again on read.
 """
 
 from __future__ import annotations
@@ -32,40 +38,57 @@ from datetime import datetime, timezone
 MARKER_RE = re.compile(r"<!-- id:(\d+) -->[ \t\r]*")
 _DATE = r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?"
 HEADER_RE = re.compile(r"## (" + _DATE + r")(?: \u00b7 ((?:#\S+[ \t]*)+))?[ \t\r]*")
-_TAIL_RE = re.compile(r"\n\n?---[ \t\r]*\Z")
+CLOSER_RE = re.compile(r"---[ \t\r]*")
+# git's conflict markers (default size 7): "<<<<<<< ours", "||||||| base", "=======", ">>>>>>> theirs".
+CONFLICT_RE = re.compile(r"(?:<{7}|\|{7}|>{7})(?: .*)?|={7}[ \t\r]*")
 # A hashtag in free text: not preceded by a word character, '#', '&' or '/', so
 # that "issue#3", "&#38;" and URL fragments are not tags.
 _HASHTAG_RE = re.compile(r"(?<![\w#&/])#(\w(?:[\w-]*\w)?)")
 _HEX_COLOR_RE = re.compile(r"(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 _CODE_RE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)
 TAG_SEPARATOR = " \u00b7 "
+# Ids of undated hand-written text lie below this (before 2001): they sort after every dated entry.
+UNDATED_ID_LIMIT = 1_000_000_000_000
 
 
 class Entry:
-    """One vault entry.  ``id`` is None for text found without an id marker."""
+    """One vault entry.
 
-    __slots__ = ("id", "date", "tags", "body")
+    ``marked`` is False for text found without an id marker: its ``id`` is then derived
+    from its content (see ``content_id``) and it is written back without a marker.
+    """
 
-    def __init__(self, id: int | None, date: str | None, tags: list[str] | None = None, body: str = ""):
+    __slots__ = ("id", "date", "tags", "body", "marked")
+
+    def __init__(self, id: int | None, date: str | None, tags: list[str] | None = None, body: str = "",
+                 marked: bool = True):
         self.id = id
         self.date = date
         self.tags = tags if tags is not None else []
         self.body = body
+        self.marked = marked
 
     def _key(self) -> tuple:
         return (self.id, self.date, self.tags, self.body)
+
+    def content(self) -> tuple:
+        """What an entry says, without its id: two entries are the same memory if this is equal."""
+        return (self.header_date, tuple(self.tags), self.body)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Entry) and other._key() == self._key()
 
     def __repr__(self) -> str:
-        return f"Entry(id={self.id!r}, date={self.date!r}, tags={self.tags!r}, body={self.body!r})"
+        flag = "" if self.marked else ", marked=False"
+        return f"Entry(id={self.id!r}, date={self.date!r}, tags={self.tags!r}, body={self.body!r}{flag})"
 
     @property
     def header_date(self) -> str:
         if self.date:
             return self.date
-        return date_for_id(self.id) if self.id is not None else ""
+        if self.id is None or (not self.marked and self.id < UNDATED_ID_LIMIT):
+            return ""  # undated hand-written text
+        return date_for_id(self.id)
 
 
 def date_for_id(entry_id: int) -> str:
@@ -110,31 +133,67 @@ def merge_tags(*groups: list[str]) -> list[str]:
     return list(seen.values())
 
 
-def _is_boundary(line: str) -> bool:
-    return bool(MARKER_RE.fullmatch(line) or HEADER_RE.fullmatch(line))
+def content_id(date: str | None, tags: list[str], body: str) -> int:
+    """The id of text found without a marker: a function of its content only.
+
+    Dated text gets an id within a second of its date, so it sorts by that date; undated
+    text an id below ``UNDATED_ID_LIMIT``, so it sorts after every dated entry.
+    """
+    import hashlib
+
+    digest = hashlib.sha1(f"{date or ''}\x00{' '.join(tags)}\x00{body}".encode("utf-8", "surrogatepass")).digest()
+    h = int.from_bytes(digest[:8], "big")
+    base = id_for_date(date) if date else None
+    if base is not None and base > 0:
+        return base + h % 1000
+    return 1 + h % (UNDATED_ID_LIMIT - 1)
+
+
+def assign_content_ids(entries: list[Entry]) -> list[Entry]:
+    """Give entries found without a marker their content id, moved past ids already taken."""
+    if all(e.id is not None for e in entries):
+        return entries
+    used = {e.id for e in entries if e.id is not None}
+    for e in entries:
+        if e.id is None:
+            candidate = content_id(e.date, e.tags, e.body)
+            while candidate in used:
+                candidate += 1
+            e.id = candidate
+            used.add(candidate)
+    return entries
+
+
+def _is_special(line: str) -> bool:
+    """A line that means something to the parser: marker, header, closer or conflict marker."""
+    return bool(MARKER_RE.fullmatch(line) or HEADER_RE.fullmatch(line) or CLOSER_RE.fullmatch(line)
+                or CONFLICT_RE.fullmatch(line))
 
 
 def _escape(line: str) -> str:
-    """Prefix one backslash to a body line that would read back as a marker or header."""
-    return "\\" + line if _is_boundary(line.lstrip("\\")) else line
+    """Prefix one backslash to a body line that would read back as structure."""
+    return "\\" + line if _is_special(line.lstrip("\\")) else line
 
 
 def _unescape(line: str) -> str:
-    if line.startswith("\\") and _is_boundary(line.lstrip("\\")):
+    if line.startswith("\\") and _is_special(line.lstrip("\\")):
         return line[1:]
     return line
 
 
 def _body_from_lines(lines: list[str]) -> str:
-    if lines and lines[0].strip() == "":
+    """The body of an entry from the lines after its header, without the closing ``---``."""
+    end = len(lines)
+    while end and not lines[end - 1].strip():
+        end -= 1
+    if end and CLOSER_RE.fullmatch(lines[end - 1]):  # a closer not after a blank line, at the end
+        end -= 1
+    if lines and not lines[0].strip():
         lines = lines[1:]
-    text = "\n".join(lines).rstrip("\n")
-    match = _TAIL_RE.search(text)
-    if match:
-        text = text[: match.start()]
-    elif text.strip() == "---":
-        text = ""
-    return "\n".join(_unescape(line) for line in text.split("\n"))
+        end -= 1
+    if end > 0 and not lines[end - 1].strip():
+        end -= 1  # the blank line that the format puts before "---"
+    return "\n".join(_unescape(line) for line in lines[: max(end, 0)])
 
 
 def _parse_tags(tag_text: str | None) -> list[str]:
@@ -143,23 +202,82 @@ def _parse_tags(tag_text: str | None) -> list[str]:
     return [token[1:] for token in tag_text.split() if len(token) > 1]
 
 
+def split_conflict(text: str) -> tuple[str, str] | None:
+    """The two sides of a file holding git conflict markers, or None if it holds none.
+
+    Lines outside conflicts belong to both sides; a diff3 base section is dropped.  Only
+    well-formed conflicts count (a marker line alone is text).
+    """
+    if "\n=======" not in text and not text.startswith("======="):
+        return None
+    lines = text.split("\n")
+    ours: list[str] = []
+    theirs: list[str] = []
+    state = None  # None outside a conflict, else "ours", "base" or "theirs"
+    found = False
+    for line in lines:
+        if state is None and line.startswith("<<<<<<<") and CONFLICT_RE.fullmatch(line):
+            state = "ours"
+            continue
+        if state == "ours" and line.startswith("|||||||") and CONFLICT_RE.fullmatch(line):
+            state = "base"
+            continue
+        if state in ("ours", "base") and line.startswith("=======") and CONFLICT_RE.fullmatch(line):
+            state = "theirs"
+            continue
+        if state == "theirs" and line.startswith(">>>>>>>") and CONFLICT_RE.fullmatch(line):
+            state = None
+            found = True
+            continue
+        if state in (None, "ours"):
+            ours.append(line)
+        if state in (None, "theirs"):
+            theirs.append(line)
+    if not found or state is not None:
+        return None
+    return "\n".join(ours), "\n".join(theirs)
+
+
+def union(*sides: list[Entry]) -> list[Entry]:
+    """The entries of several versions of a file, each memory once, in order of first appearance."""
+    out: list[Entry] = []
+    seen: set[tuple] = set()
+    for entries in sides:
+        for e in entries:
+            key = (e.id if e.marked else None, e.content())
+            if key not in seen:
+                seen.add(key)
+                out.append(e)
+    return out
+
+
 def parse(text: str) -> list[Entry]:
-    """Every entry of a vault file, in file order.  Never drops text."""
+    """Every entry of a vault file, in file order, each with an id.  Never drops text."""
+    sides = split_conflict(text)
+    if sides is not None:
+        return assign_content_ids(union(_parse(sides[0]), _parse(sides[1])))
+    return assign_content_ids(_parse(text))
+
+
+def _parse(text: str) -> list[Entry]:
     lines = text.split("\n")
     entries: list[Entry] = []
-    # Each chunk: (entry_id or None, header match or None, body lines)
     chunk_id: int | None = None
     chunk_header: re.Match[str] | None = None
     chunk_lines: list[str] = []
-    started = False
 
     def flush() -> None:
-        body = _body_from_lines(chunk_lines)
+        lines = chunk_lines
+        if chunk_id is None and chunk_header is None:  # bare text: blank lines around it are not its own
+            while lines and not lines[0].strip():
+                lines = lines[1:]
+            lines = [""] + lines
+        body = _body_from_lines(lines)
         if chunk_id is None and chunk_header is None and body.strip() in ("", "---"):
             return  # blank space or a stray separator between entries
         date = chunk_header.group(1) if chunk_header else None
         tags = _parse_tags(chunk_header.group(2)) if chunk_header else []
-        entries.append(Entry(id=chunk_id, date=date, tags=tags, body=body))
+        entries.append(Entry(id=chunk_id, date=date, tags=tags, body=body, marked=chunk_id is not None))
 
     i = 0
     while i < len(lines):
@@ -167,9 +285,7 @@ def parse(text: str) -> list[Entry]:
         marker = MARKER_RE.fullmatch(line)
         header = None if marker else HEADER_RE.fullmatch(line)
         if marker or header:
-            if started or chunk_lines:
-                flush()
-            started = True
+            flush()
             chunk_id = int(marker.group(1)) if marker else None
             chunk_header = header
             chunk_lines = []
@@ -178,20 +294,30 @@ def parse(text: str) -> list[Entry]:
                 if next_header:
                     chunk_header = next_header
                     i += 1
+        elif CLOSER_RE.fullmatch(line) and chunk_lines and not chunk_lines[-1].strip():
+            # The entry's closing "---": what follows, up to the next marker, is other text.
+            chunk_lines.append(line)
+            flush()
+            chunk_id, chunk_header, chunk_lines = None, None, []
         else:
             chunk_lines.append(line)
         i += 1
-    if started or chunk_lines:
-        flush()
+    flush()
     return entries
 
 
 def format_entry(entry: Entry) -> str:
-    """One entry in the file format (without the joining blank line)."""
+    """One entry in the file format (without the joining blank line).
+
+    Text that was found without a marker is written back without one (its id is its content's).
+    """
+    body = "\n".join(_escape(line) for line in entry.body.split("\n"))
+    tag_str = TAG_SEPARATOR + " ".join("#" + t for t in entry.tags) if entry.tags else ""
+    if not entry.marked:
+        header = f"## {entry.date}{tag_str}\n\n" if entry.date else ""
+        return f"{header}{body}\n\n---"
     if entry.id is None:
         raise ValueError("an entry needs an id before it is written")
-    tag_str = TAG_SEPARATOR + " ".join("#" + t for t in entry.tags) if entry.tags else ""
-    body = "\n".join(_escape(line) for line in entry.body.split("\n"))
     return f"<!-- id:{entry.id} -->\n## {entry.header_date}{tag_str}\n\n{body}\n\n---"
 
 

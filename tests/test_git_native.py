@@ -107,7 +107,7 @@ def test_users_hook_still_runs_and_memcli_failure_never_fails_git(tmp_path: Path
     (hooks / "post-checkout").write_text("#!/bin/sh\nexit 0\n")
     (hooks / "post-checkout").chmod(0o755)
     result = run("init", cwd=repo, check=True)
-    assert "post-merge.legacy" in result.stdout
+    assert "post-merge.before-memcli" in result.stdout
     git("add", "-A", cwd=repo)
     git("commit", "-qm", "init", cwd=repo)
     gitx("checkout", "-qb", "side", cwd=repo)

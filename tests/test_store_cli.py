@@ -200,19 +200,30 @@ def test_rm_is_all_or_nothing(mem: Path):
     assert path.read_text() == before and not (mem / ".memory" / "dev" / ".removed").exists()
     run("rm", "dev", str(a.id), str(b.id), "--yes", cwd=mem, check=True)
     assert store.read("dev", "decisions") == [] and store.read("dev", "lessons") == []
-    assert (mem / ".memory" / "dev" / ".removed").read_text() == f"decisions {a.id}\nlessons {b.id}\n"
+    assert not (mem / ".memory" / "dev" / ".removed").exists(), "a removal is the entry gone from its file"
 
 
-def test_removed_entry_stays_removed_when_it_comes_back(mem: Path):
+def test_legacy_removed_file_is_honoured_and_folded_by_compact(mem: Path):
     store = Store(Layout(mem))
-    a = store.add("dev", "decisions", "to be removed")
+    a = store.add("dev", "decisions", "removed by memcli 0.1")
+    store.add("dev", "decisions", "kept")
     path = mem / ".memory" / "dev" / "decisions.md"
-    old = path.read_text()
-    store.remove("dev", [a.id])
-    path.write_text(old)  # what a union merge with an untouched branch can do
-    assert store.read("dev", "decisions") == []
-    store.add("dev", "decisions", "another")
-    assert "to be removed" not in path.read_text()
+    (mem / ".memory" / "dev" / ".removed").write_text(f"decisions {a.id}\n")  # what 0.1's rm recorded
+    assert [e.body for e in store.read("dev", "decisions")] == ["kept"]
+    assert "removed by memcli 0.1" not in run("search", "removed", "--json", cwd=mem, check=True).stdout
+    run("compact", cwd=mem, check=True)
+    assert "removed by memcli 0.1" not in path.read_text() and "kept" in path.read_text()
+    assert not (mem / ".memory" / "dev" / ".removed").exists()
+
+
+def test_rm_of_a_shared_id_removes_one_entry_and_says_which(mem: Path):
+    path = mem / ".memory" / "dev" / "decisions.md"
+    path.parent.mkdir()
+    twin = "<!-- id:1700000000000 -->\n## 2023-11-14T22:13\n\n{}\n\n---\n"
+    path.write_text(twin.format("first copy") + "\n" + twin.format("second copy"))
+    result = run("rm", "dev", "1700000000000", "--yes", cwd=mem, check=True)
+    assert "first copy" in result.stderr and "1 other entry with this id left" in result.stderr
+    assert [e.body for e in Store(Layout(mem)).read("dev", "decisions")] == ["second copy"]
 
 
 @pytest.mark.parametrize(
@@ -287,7 +298,8 @@ def test_init_is_idempotent_and_keeps_existing_lines(tmp_path: Path):
     assert (tmp_path / ".gitignore").read_text().startswith("node_modules/\n")
     assert ".memory/.vault/" in (tmp_path / ".gitignore").read_text()
     assert "*.png binary" in (tmp_path / ".gitattributes").read_text()
-    assert ".memory/*/*.md merge=union" in (tmp_path / ".gitattributes").read_text()
+    assert ".memory/*/*.md merge=memcli" in (tmp_path / ".gitattributes").read_text()
+    assert "memcli merge-driver" in git("config", "merge.memcli.driver", cwd=tmp_path).stdout
     result = run("init", cwd=tmp_path, check=True)
     assert "nothing to do" in result.stdout
     assert tree(tmp_path) == first

@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memcli import vault
-from memcli.store import assign_provisional_ids
 from memcli.vault import Entry
 
 from .conftest import EXAMPLES
@@ -60,7 +59,8 @@ def test_unmarked_text_becomes_an_entry():
         "marked",
         "an agent wrote this without a marker",
     ]
-    assert entries[2].tags == ["hand-written"] and entries[2].id is None
+    assert entries[2].tags == ["hand-written"] and not entries[2].marked and entries[0].marked is False
+    assert [e.id for e in vault.parse(text)] == [e.id for e in entries], "ids of unmarked text come from the text"
 
 
 def test_duplicate_ids_are_both_kept():
@@ -120,7 +120,7 @@ def test_every_body_round_trips_byte_for_byte(items):
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_lines, max_size=30).map("\n".join))
 def test_any_file_keeps_its_text_and_rewriting_is_stable(text):
-    entries = assign_provisional_ids(vault.parse(text), 1_700_000_000_000)
+    entries = vault.parse(text)
     written = vault.serialize(entries)
     out_lines = set(written.split("\n"))
     for line in text.split("\n"):

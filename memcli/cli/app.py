@@ -8,7 +8,7 @@ import typer
 
 from memcli import __version__
 from memcli.cli import common
-from memcli.cli.commands import add, checkpoint, compact, edit, hook, init, listing, migrate, recover, rm, show, status
+from memcli.cli.commands import add, checkpoint, compact, edit, init, listing, migrate, recover, resolve, rm, show, status
 from memcli.cli.commands.inject import run_inject
 from memcli.cli.commands.search import run_search
 from memcli.cli.fast import typer_command
@@ -75,9 +75,8 @@ for module in (init, add, edit, rm, listing, show):
     app.command(module.NAME, help=module.command.__doc__, epilog=module.EPILOG)(module.command)
 for spec, impl in ((SEARCH, run_search), (INJECT, run_inject)):
     app.command(spec.name, help=spec.help, epilog=spec.epilog)(typer_command(spec, impl))
-for module in (checkpoint, recover, compact, migrate, status):
+for module in (checkpoint, recover, compact, migrate, resolve, status):
     app.command(module.NAME, help=module.command.__doc__, epilog=module.EPILOG)(module.command)
-app.command(hook.NAME, help=hook.command.__doc__, epilog=hook.EPILOG, hidden=True)(hook.command)
 
 
 def run(argv: list[str]) -> int:

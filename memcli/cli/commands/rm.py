@@ -18,8 +18,9 @@ def command(
 ) -> None:
     """Remove entries by id: all of them, or none if one is unknown.
 
-    The removal is recorded in .memory/<agent>/.removed so that a git merge cannot
-    bring the entries back.
+    Where two entries share an id (a copy, an old merge), one is removed and the
+    other stays; memcli says which. memcli's merge driver keeps a removal removed
+    through git merges, rebases and pulls.
     """
     store = common.open_store()
     wanted = [common.parse_id(i) for i in ids]
@@ -32,4 +33,7 @@ def command(
             raise typer.Exit(1)
     removed = store.remove(agent, wanted)
     for t in removed:
-        typer.echo(f"removed {agent}/{t.category} {t.entry.id}", err=True)
+        twins = store.twins_left.get(t.entry.id, 0)
+        first = " ".join(t.entry.body.split())[:60]
+        note = f" (\"{first}\"; {twins} other entr{'y' if twins == 1 else 'ies'} with this id left)" if twins else ""
+        typer.echo(f"removed {agent}/{t.category} {t.entry.id}{note}", err=True)

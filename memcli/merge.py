@@ -1,0 +1,332 @@
+"""Three-way merges of memory files, entry by entry: memcli's git merge driver.
+
+git calls ``memcli merge-driver %O %A %B %L %P`` (registered by ``memcli init`` and by
+any memcli write in a clone that lacks it) for every vault file that both sides of a
+merge, rebase, cherry-pick, revert, ``stash pop`` or ``pull`` changed.  Unlike
+``merge=union``, which works on lines and so can pair one side's new body with the
+other side's removed marker, the driver compares whole entries by id:
+
+* an entry added on either side is kept (both, if both added different ones);
+* an entry removed on one side and unchanged on the other is removed;
+* an entry edited on one side and unchanged (or removed) on the other keeps the edit;
+* an entry edited differently on both sides is kept twice: ours under its id, theirs
+  under a new id with the tag ``merge-conflict`` -- and the driver says so on stderr;
+* the result is written in the canonical layout, newest first.
+
+Conversations (JSONL) merge the same way by message id; lines recording trimmed
+messages are kept from every side.  Anything the driver cannot read (binary data, a
+file that is not UTF-8) falls back to git's own text merge, which shows a conflict:
+never a silent loss.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from memcli import vault
+from memcli.vault import Entry
+
+CONFLICT_TAG = "merge-conflict"
+
+
+# ---------------------------------------------------------------- vault files
+def _keyed(entries: list[Entry], multi: set[int]) -> dict[tuple, Entry]:
+    """Entries by key: the id, or (id, content) for an id that some version holds twice."""
+    out: dict[tuple, Entry] = {}
+    for e in entries:
+        key = (e.id, e.content()) if e.id in multi else (e.id,)
+        out.setdefault(key, e)  # an exact copy within one version counts once
+    return out
+
+
+def _multi_ids(*versions: list[Entry]) -> set[int]:
+    multi: set[int] = set()
+    for entries in versions:
+        seen: set[int] = set()
+        for e in entries:
+            if e.id in seen:
+                multi.add(e.id)
+            seen.add(e.id)
+    return multi
+
+
+def merge_entries(base: list[Entry], ours: list[Entry], theirs: list[Entry]) -> tuple[list[Entry], list[str]]:
+    """The three-way merge of three versions of a vault file, and notes on what needed a choice."""
+    multi = _multi_ids(base, ours, theirs)
+    b, o, t = _keyed(base, multi), _keyed(ours, multi), _keyed(theirs, multi)
+    all_ids = [e.id for version in (base, ours, theirs) for e in version]
+    next_id = max(all_ids, default=0) + 1
+    result: list[Entry] = []
+    notes: list[str] = []
+
+    def copy_of(e: Entry) -> Entry:
+        nonlocal next_id
+        copy = Entry(next_id, e.date or e.header_date or None, vault.merge_tags(e.tags, [CONFLICT_TAG]), e.body)
+        next_id += 1
+        return copy
+
+    for key in dict.fromkeys([*o, *t, *b]):
+        base_e, ours_e, theirs_e = b.get(key), o.get(key), t.get(key)
+        if ours_e is None and theirs_e is None:
+            continue  # removed on both sides, or on one side of an entry only the base had
+        if base_e is None:
+            if ours_e is None or theirs_e is None or ours_e.content() == theirs_e.content():
+                result.append(ours_e or theirs_e)
+            else:
+                result.extend((ours_e, copy_of(theirs_e)))
+                notes.append(f"both sides added a different entry {key[0]}: kept both, theirs as {result[-1].id}")
+            continue
+        if ours_e is None or theirs_e is None:
+            kept = ours_e or theirs_e
+            if kept.content() != base_e.content():
+                result.append(kept)
+                notes.append(f"entry {key[0]} was removed on one side and edited on the other: kept the edit")
+            continue
+        if ours_e.content() == base_e.content():
+            result.append(theirs_e)
+        elif theirs_e.content() == base_e.content() or ours_e.content() == theirs_e.content():
+            result.append(ours_e)
+        else:
+            result.extend((ours_e, copy_of(theirs_e)))
+            notes.append(f"entry {key[0]} was edited on both sides: kept both, theirs as {result[-1].id}"
+                         f" (tagged #{CONFLICT_TAG})")
+    # Twins left by an earlier copy or merge get ids of their own; the newest-first layout.
+    seen: set[int] = set()
+    for e in result:
+        if e.id in seen:
+            e.id, e.marked = next_id, True
+            next_id += 1
+        seen.add(e.id)
+    result.sort(key=lambda e: e.id, reverse=True)
+    return result, notes
+
+
+def merge_vault_text(base: str, ours: str, theirs: str) -> tuple[str, list[str]]:
+    merged, notes = merge_entries(vault.parse(base), vault.parse(ours), vault.parse(theirs))
+    return vault.serialize(merged), notes
+
+
+# ---------------------------------------------------------------- conversations
+def _lines(data: bytes) -> tuple[dict[str, bytes], set[str], list[bytes]]:
+    """Message lines by id, trimmed ids, and lines that are not messages (kept as they are)."""
+    messages: dict[str, bytes] = {}
+    trimmed: set[str] = set()
+    other: list[bytes] = []
+    for line in data.split(b"\n"):
+        if not line.strip():
+            continue
+        try:
+            m = json.loads(line)
+        except ValueError:
+            m = None
+        if not isinstance(m, dict) or not isinstance(m.get("id"), str):
+            other.append(line)
+        elif m.get("trimmed") is True:
+            trimmed.add(m["id"])
+        else:
+            messages.setdefault(m["id"], line)
+    return messages, trimmed, other
+
+
+def _ts(line: bytes) -> float:
+    try:
+        ts = json.loads(line).get("ts")
+        return float(ts) if isinstance(ts, (int, float)) and ts == ts else 0.0
+    except (ValueError, AttributeError, OverflowError):
+        return 0.0
+
+
+def merge_conversation_bytes(base: bytes, ours: bytes, theirs: bytes) -> bytes:
+    """A three-way merge of a conversation file by message id; trimmed ids from every side stay trimmed."""
+    from memcli.conversations import line_bytes
+
+    (bm, bt, bo), (om, ot, oo), (tm, tt, to) = _lines(base), _lines(ours), _lines(theirs)
+    trimmed = bt | ot | tt
+    kept: dict[str, bytes] = {}
+    for mid in dict.fromkeys([*om, *tm]):
+        if mid in trimmed:
+            continue
+        if mid in bm and (mid not in om or mid not in tm):
+            continue  # removed on one side (compaction), unchanged on the other
+        kept[mid] = om.get(mid) or tm[mid]
+    others = [line for line in dict.fromkeys([*oo, *to]) if line not in bo or (line in oo and line in to)]
+    order = sorted(kept.values(), key=_ts)  # stable: ours' order, then theirs'
+    stubs = [line_bytes({"id": i, "trimmed": True}) for i in sorted(trimmed)]
+    lines = [*stubs, *order, *others]
+    return b"".join(line + b"\n" for line in lines)
+
+
+# ---------------------------------------------------------------- the driver
+def is_conversation(path: str) -> bool:
+    return path.endswith(".jsonl")
+
+
+def merge_bytes(path: str, base: bytes, ours: bytes, theirs: bytes) -> tuple[bytes, list[str]]:
+    """Merge three versions of the memory file at ``path``.  Raises ValueError on unreadable input."""
+    if is_conversation(path):
+        return merge_conversation_bytes(base, ours, theirs), []
+    texts = []
+    for data in (base, ours, theirs):
+        text = data.decode("utf-8")  # UnicodeDecodeError is a ValueError
+        if "\x00" in text:
+            raise ValueError("it holds NUL bytes (binary data)")
+        texts.append(text)
+    merged, notes = merge_vault_text(*texts)
+    return merged.encode("utf-8"), notes
+
+
+def run_driver(args: list[str]) -> int:
+    """``memcli merge-driver BASE OURS THEIRS [MARKER_SIZE] [PATH]``: what git runs.
+
+    Writes the result into OURS.  Exit 0 when merged; 1 (a conflict, OURS holding git's
+    conflict markers) when the files could not be read as memory files.  Never above 128,
+    which git would take as a crash.
+    """
+    if len(args) < 3:
+        sys.stderr.write("memcli: merge-driver needs BASE OURS THEIRS [MARKER_SIZE] [PATH] (run by git)\n")
+        return 2
+    base_path, ours_path, theirs_path = args[:3]
+    marker_size = args[3] if len(args) > 3 and args[3].isdigit() else "7"
+    path = args[4] if len(args) > 4 else ours_path
+    try:
+        data = []
+        for p in (base_path, ours_path, theirs_path):
+            with open(p, "rb") as handle:
+                data.append(handle.read())
+        merged, notes = merge_bytes(path, *data)
+        with open(ours_path, "wb") as handle:  # git's temporary file: it reads the result back
+            handle.write(merged)
+        for note in notes:
+            sys.stderr.write(f"memcli: {path}: {note}\n")
+        return 0
+    except (OSError, ValueError, RecursionError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        sys.stderr.write(f"memcli: {path}: cannot merge it entry by entry ({reason}); leaving git's conflict markers\n")
+        return text_merge(base_path, ours_path, theirs_path, marker_size)
+
+
+def text_merge(base_path: str, ours_path: str, theirs_path: str, marker_size: str = "7") -> int:
+    """git's own three-way text merge into OURS: 0 clean, 1 conflict (markers written)."""
+    import subprocess
+
+    try:
+        result = subprocess.run(
+            ["git", "merge-file", f"--marker-size={marker_size}", "-L", "ours", "-L", "base", "-L", "theirs",
+             ours_path, base_path, theirs_path],
+            capture_output=True, timeout=60,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return 1
+    return 0 if result.returncode == 0 else 1
+
+
+def resolve_text(path: str, data: bytes) -> bytes:
+    """A file holding conflict markers, with both sides kept (no base known): the union of entries."""
+    if is_conversation(path):
+        text = data.decode("utf-8", "surrogateescape")
+        sides = vault.split_conflict(text)
+        if sides is None:
+            return data
+        ours, theirs = (s.encode("utf-8", "surrogateescape") for s in sides)
+        return merge_conversation_bytes(b"", ours, theirs)
+    text = data.decode("utf-8")
+    return vault.serialize(vault.parse(text)).encode("utf-8")
+
+
+
+# ---------------------------------------------------------------- resolving by hand
+def _memory_files(layout) -> list:
+    """Vault and conversation files of the memory tree (paths inside .memory/)."""
+    from memcli.paths import CONVERSATIONS_DIR
+
+    files = []
+    memory = layout.memory
+    if not memory.is_dir():
+        return files
+    for folder in sorted(memory.iterdir()):
+        if folder.name.startswith((".", "_")) or not folder.is_dir() or folder.is_symlink():
+            continue
+        pattern = "*.jsonl" if folder.name == CONVERSATIONS_DIR else "*.md"
+        files.extend(p for p in sorted(folder.glob(pattern)) if p.is_file() and not p.is_symlink())
+    return files
+
+
+def resolve_all(layout) -> list[tuple[str, str]]:
+    """Resolve every conflicted memory file: (path, how) for each one written.
+
+    A file that git holds as unmerged (a merge, rebase, cherry-pick or stash whose merge
+    ran without memcli's driver) is merged three-way from the index's stages and staged;
+    any other memory file with conflict markers keeps the entries of both sides.
+    """
+    import os
+    from pathlib import Path
+
+    from memcli.fsutil import atomic_write
+    from memcli.gitutil import git
+
+    done: list[tuple[str, str]] = []
+    root = layout.root
+    top_result = git(root, "rev-parse", "--show-toplevel")
+    top = Path(top_result.stdout.strip()) if top_result and top_result.returncode == 0 else None
+    if top is not None:
+        memory = os.path.relpath(os.path.realpath(layout.memory), os.path.realpath(top))
+        listed = git(top, "ls-files", "-u", "-z", "--", memory)
+        unmerged: dict[str, set[str]] = {}
+        for record in (listed.stdout.split("\0") if listed and listed.returncode == 0 else []):
+            if "\t" in record:
+                info, path = record.split("\t", 1)
+                unmerged.setdefault(path, set()).add(info.split()[-1])
+        for path, stages in sorted(unmerged.items()):
+            if not (path.endswith(".md") or path.endswith(".jsonl")) or "/.vault/" in path:
+                continue
+            versions = []
+            for stage in ("1", "2", "3"):
+                if stage not in stages:
+                    versions.append(b"")
+                    continue
+                shown = _git_bytes(top, "show", f":{stage}:{path}")
+                if shown is None:
+                    raise_error(f"cannot read stage {stage} of {path} from git")
+                versions.append(shown)
+            target = top / path
+            layout.check_inside(target)
+            try:
+                merged, _notes = merge_bytes(path, *versions)
+            except ValueError as exc:
+                raise_error(f"{path}: cannot merge it entry by entry ({exc}); resolve it by hand")
+            atomic_write(target, merged)
+            added = git(top, "add", "--", path)
+            if added is None or added.returncode != 0:
+                raise_error(f"{path}: merged, but `git add` failed")
+            done.append((path, "merged entry by entry from git's three versions, and staged"))
+    for file in _memory_files(layout):
+        rel = str(file.relative_to(layout.root))
+        if any(p == rel or str(top / p) == str(file) for p, _ in done) if top else False:
+            continue
+        data = file.read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if vault.split_conflict(text) is None:
+            continue
+        layout.check_inside(file)
+        atomic_write(file, resolve_text(str(file), data))
+        done.append((rel, "conflict markers replaced by the entries of both sides"))
+    return done
+
+
+def _git_bytes(top, *args: str) -> bytes | None:
+    import subprocess
+
+    try:
+        result = subprocess.run(["git", "-C", str(top), *args], capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return result.stdout if result.returncode == 0 else None
+
+
+def raise_error(message: str):
+    from memcli.errors import MemcliError
+
+    raise MemcliError(message)
