@@ -240,7 +240,10 @@ class Store:
             old = located.entry
             new_body = old.body if body is None else body
             new_tags = tags if tags is not None else vault.merge_tags(old.tags, vault.hashtags(new_body))
-            updated = Entry(id=old.id, date=old.date, tags=new_tags, body=new_body)
+            date = old.date
+            if not old.marked and not date:  # undated hand-written text: dated when first edited
+                date = vault.date_for_id(time.time_ns() // 1_000_000)
+            updated = Entry(id=old.id, date=date, tags=new_tags, body=new_body)
 
             def change(entries: list[Entry]) -> list[Entry]:
                 done = False

@@ -30,10 +30,11 @@ ENVIRONMENT = [
 FILES = [
     (".memory/_project.md", "Shared project context, injected for every agent."),
     (".memory/AGENT/CATEGORY.md", "Vault files: the entries of one agent and category."),
-    (".memory/AGENT/.removed", "Ids removed with rm, so that a merge cannot bring them back."),
     (".memory/conversations/AGENT.jsonl", "Conversations, one message per line."),
     (".memory/config.toml", "Optional settings (see the README)."),
     (".memory/.vault/", "Not tracked: the search index, checkpoints, compact-log.json, the lock."),
+    (".gitattributes", "merge=memcli for vault files, merge=union for conversations (written by init)."),
+    (".git/config", "merge.memcli.driver: the merge driver, registered by init and by any memcli write."),
 ]
 EXAMPLES = [
     "memcli init",

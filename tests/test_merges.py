@@ -1,0 +1,484 @@
+"""Merges, rebases and pulls that lose nothing, and hooks that leave git clean — real git, real clones."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memcli import merge, vault
+from memcli.vault import Entry
+
+from .conftest import clean_env, run
+
+BIN = str(Path(sys.executable).parent)
+
+
+def gitx(*args: str, cwd: Path, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
+    """git with memcli on PATH (so installed hooks and the merge driver run it)."""
+    full = clean_env(PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}", GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@x",
+                     GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@x")
+    full.update(env or {})
+    result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=full, timeout=60)
+    if check and result.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def add(repo: Path, text: str, category: str = "decisions", agent: str = "dev") -> int:
+    return int(run("add", agent, category, text, cwd=repo, check=True).stdout.strip())
+
+
+def bodies(repo: Path, category: str = "decisions", agent: str = "dev") -> list[str]:
+    out = json.loads(run("list", agent, "-c", category, "--json", "-n", "1000", cwd=repo, check=True).stdout)
+    return sorted(e["body"] for e in out)
+
+
+def commit(repo: Path, message: str) -> None:
+    gitx("add", "-A", cwd=repo)
+    gitx("commit", "-qm", message, cwd=repo)
+
+
+def modified_tracked(repo: Path) -> list[str]:
+    status = gitx("status", "--porcelain", "--untracked-files=no", cwd=repo).stdout
+    return [line for line in status.splitlines() if line.strip()]
+
+
+@pytest.fixture
+def origin(tmp_path: Path) -> Path:
+    """A bare remote holding a memcli-initialised repository with one old entry."""
+    seed = tmp_path / "seed"
+    seed.mkdir()
+    gitx("init", "-q", "-b", "main", cwd=seed)
+    run("init", cwd=seed, check=True)
+    commit(seed, "init")
+    bare = tmp_path / "origin.git"
+    gitx("clone", "-q", "--bare", str(seed), str(bare), cwd=tmp_path)
+    return bare
+
+
+def clone(origin: Path, name: str, init: bool = True) -> Path:
+    path = origin.parent / name
+    gitx("clone", "-q", str(origin), str(path), cwd=origin.parent)
+    if init:
+        run("init", cwd=path, check=True)
+        assert modified_tracked(path) == [], "init in a second clone changes no tracked file"
+    return path
+
+
+# ---------------------------------------------------------------- the issue's scenario
+@pytest.mark.parametrize("how", ["merge-main-into-branch", "merge-branch-into-main", "rebase", "pull-rebase", "pull-merge"])
+def test_rm_and_add_against_add_keeps_both_new_entries(origin: Path, how: str):
+    a = clone(origin, "a")
+    old = add(a, "the OLD decision that branch A removes")
+    add(a, "a neighbour that stays")
+    commit(a, "base")
+    gitx("push", "-q", "origin", "main", cwd=a)
+    if how.startswith("pull"):
+        b = clone(origin, "b")
+        add(b, "NEW from clone B, pushed first")
+        commit(b, "b adds")
+        gitx("push", "-q", "origin", "main", cwd=b)
+        add(a, "NEW from clone A")
+        run("rm", "dev", str(old), "--yes", cwd=a, check=True)
+        commit(a, "a adds and removes")
+        mode = "--rebase" if how == "pull-rebase" else "--no-rebase"
+        result = gitx("pull", mode, "--no-edit", "origin", "main", cwd=a)
+        final = a
+    else:
+        gitx("checkout", "-qb", "feature", cwd=a)
+        add(a, "NEW from clone A")
+        run("rm", "dev", str(old), "--yes", cwd=a, check=True)
+        commit(a, "feature adds and removes")
+        gitx("checkout", "-q", "main", cwd=a)
+        add(a, "NEW from clone B, pushed first")
+        commit(a, "main adds")
+        if how == "merge-main-into-branch":
+            gitx("checkout", "-q", "feature", cwd=a)
+            result = gitx("merge", "--no-edit", "main", cwd=a)
+        elif how == "merge-branch-into-main":
+            result = gitx("merge", "--no-edit", "feature", cwd=a)
+        else:
+            gitx("checkout", "-q", "feature", cwd=a)
+            result = gitx("rebase", "main", cwd=a)
+        final = a
+    assert "CONFLICT" not in result.stdout + result.stderr
+    expected = ["NEW from clone A", "NEW from clone B, pushed first", "a neighbour that stays"]
+    assert bodies(final) == expected
+    assert modified_tracked(final) == []
+    text = (final / ".memory" / "dev" / "decisions.md").read_text()
+    assert "OLD decision" not in text and all(e.body.strip() for e in vault.parse(text))
+    run("compact", cwd=final, check=True)
+    assert bodies(final) == expected
+
+
+def test_edit_next_to_an_insertion_lands_in_its_own_entry(origin: Path):
+    a, b = clone(origin, "a"), clone(origin, "b")
+    first = add(a, "first decision")
+    add(a, "second decision")
+    commit(a, "base")
+    gitx("push", "-q", cwd=a)
+    gitx("pull", "-q", "--no-rebase", cwd=b)
+    run("edit", "dev", str(first), "first decision, edited in B", cwd=b, check=True)
+    commit(b, "edit")
+    gitx("push", "-q", cwd=b)
+    add(a, "third decision")
+    commit(a, "add")
+    gitx("pull", "--no-rebase", "--no-edit", cwd=a)
+    assert bodies(a) == ["first decision, edited in B", "second decision", "third decision"]
+    shown = json.loads(run("show", "dev", str(first), "--json", cwd=a, check=True).stdout)
+    assert shown["body"] == "first decision, edited in B"
+
+
+def test_both_sides_edit_one_entry_keeps_both_texts_and_says_so(origin: Path):
+    a, b = clone(origin, "a"), clone(origin, "b")
+    entry = add(a, "shared decision")
+    commit(a, "base")
+    gitx("push", "-q", cwd=a)
+    gitx("pull", "-q", "--no-rebase", cwd=b)
+    run("edit", "dev", str(entry), "shared decision as A sees it", cwd=a, check=True)
+    run("edit", "dev", str(entry), "shared decision as B sees it", cwd=b, check=True)
+    commit(a, "a edits")
+    commit(b, "b edits")
+    gitx("push", "-q", cwd=b)
+    result = gitx("pull", "--no-rebase", "--no-edit", cwd=a)
+    assert "edited on both sides" in result.stderr
+    listed = json.loads(run("list", "dev", "--json", cwd=a, check=True).stdout)
+    assert sorted(e["body"] for e in listed) == ["shared decision as A sees it", "shared decision as B sees it"]
+    assert sum("merge-conflict" in e["tags"] for e in listed) == 1
+    assert modified_tracked(a) == []
+
+
+def test_cherry_pick_and_stash_pop_use_the_driver(origin: Path):
+    a = clone(origin, "a")
+    old = add(a, "old entry")
+    commit(a, "base")
+    gitx("checkout", "-qb", "side", cwd=a)
+    add(a, "picked entry")
+    commit(a, "side adds")
+    gitx("checkout", "-q", "main", cwd=a)
+    run("rm", "dev", str(old), "--yes", cwd=a, check=True)
+    add(a, "main entry")
+    commit(a, "main adds and removes")
+    result = gitx("cherry-pick", "side", cwd=a)
+    assert "CONFLICT" not in result.stdout + result.stderr
+    assert bodies(a) == ["main entry", "picked entry"]
+    add(a, "stashed entry")
+    gitx("stash", "-q", cwd=a)
+    add(a, "entry made while stashed")
+    commit(a, "while stashed")
+    result = gitx("stash", "pop", cwd=a)
+    assert "CONFLICT" not in result.stdout + result.stderr
+    assert bodies(a) == ["entry made while stashed", "main entry", "picked entry", "stashed entry"]
+
+
+def test_a_clone_without_the_driver_sees_a_conflict_and_resolve_fixes_it(origin: Path):
+    a = clone(origin, "a")
+    plain = clone(origin, "plain", init=False)  # never ran memcli: git has no driver for merge=memcli
+    old = add(a, "old entry")
+    commit(a, "base")
+    gitx("push", "-q", cwd=a)
+    gitx("pull", "-q", "--no-rebase", cwd=plain)
+    run("rm", "dev", str(old), "--yes", cwd=a, check=True)
+    add(a, "from A")
+    commit(a, "a")
+    gitx("push", "-q", cwd=a)
+    # plain adds an entry by hand-running memcli with the driver config removed afterwards
+    add(plain, "from plain")
+    gitx("config", "--remove-section", "merge.memcli", cwd=plain)
+    commit(plain, "plain")
+    result = gitx("pull", "--no-rebase", "--no-edit", cwd=plain, check=False)
+    assert result.returncode != 0 and "CONFLICT" in result.stdout, "an honest conflict, never a silent loss"
+    # Meanwhile readers see both sides (git's text merge may already have paired a body with the
+    # wrong marker, so a text can show twice); resolve merges from git's three clean versions.
+    assert {"from A", "from plain"} <= set(bodies(plain))
+    resolved = run("resolve", cwd=plain, check=True)
+    assert "decisions.md" in resolved.stdout
+    gitx("commit", "-q", "--no-edit", cwd=plain)
+    assert bodies(plain) == ["from A", "from plain"]
+    assert "<<<<<<<" not in (plain / ".memory" / "dev" / "decisions.md").read_text()
+    assert gitx("config", "merge.memcli.driver", cwd=plain).stdout.strip(), "resolve registered the driver"
+
+
+def test_hooks_never_leave_tracked_files_modified_after_a_pull(origin: Path):
+    a, b = clone(origin, "a"), clone(origin, "b")
+    for i in range(40):  # more than the category cap: compaction would have work to do
+        add(a, f"decision number {i}", category="lessons")
+    messages = [{"role": "user" if i % 2 == 0 else "agent", "text": f"message {i}"} for i in range(30)]
+    run("checkpoint", "dev", "-", cwd=a, input=json.dumps(messages), check=True)
+    commit(a, "lots")
+    gitx("push", "-q", cwd=a)
+    for mode in ("--no-rebase", "--rebase"):
+        add(b, f"b entry {mode}")
+        commit(b, "b")
+        gitx("pull", mode, "--no-edit", cwd=b)
+        assert modified_tracked(b) == []
+        gitx("push", "-q", cwd=b)
+        gitx("pull", "-q", mode, cwd=a)
+        assert modified_tracked(a) == []
+
+
+def test_pre_commit_hook_compacts_into_the_users_commit(repo_with_hooks: Path):
+    repo = repo_with_hooks
+    for i in range(35):
+        add(repo, f"lesson {i}", category="lessons")
+    (repo / ".memory" / ".vault" / "compact-log.json").unlink()  # the last compaction is long ago
+    gitx("add", "-A", cwd=repo)
+    result = gitx("commit", "-qm", "many lessons", cwd=repo)
+    assert "compacted the memory" in result.stderr
+    assert modified_tracked(repo) == [] and gitx("status", "--porcelain", cwd=repo).stdout == ""
+    committed = gitx("show", "HEAD:.memory/dev/lessons.md", cwd=repo).stdout
+    assert "Compacted 15 older entries" in committed
+    # Not due again within the interval; and never with unstaged memory changes.
+    add(repo, "one more")
+    commit(repo, "one more")
+    assert gitx("status", "--porcelain", cwd=repo).stdout == ""
+
+
+def test_pre_commit_hook_leaves_unstaged_memory_alone(repo_with_hooks: Path):
+    repo = repo_with_hooks
+    for i in range(35):
+        add(repo, f"lesson {i}", category="lessons")
+    (repo / ".memory" / ".vault" / "compact-log.json").unlink()
+    gitx("add", "-A", cwd=repo)
+    add(repo, "unstaged decision")
+    before = (repo / ".memory" / "dev" / "lessons.md").read_text()
+    gitx("commit", "-qm", "partial", cwd=repo)
+    assert (repo / ".memory" / "dev" / "lessons.md").read_text() == before
+    assert [line[3:] for line in modified_tracked(repo)] == [".memory/dev/decisions.md"] or \
+        gitx("status", "--porcelain", cwd=repo).stdout.strip().endswith(".memory/dev/decisions.md")
+
+
+@pytest.fixture
+def repo_with_hooks(tmp_path: Path) -> Path:
+    repo = tmp_path / "r"
+    repo.mkdir()
+    gitx("init", "-q", "-b", "main", cwd=repo)
+    run("init", cwd=repo, check=True)
+    commit(repo, "init")
+    return repo
+
+
+# ---------------------------------------------------------------- hooks beside pre-commit and husky
+PRE_COMMIT_CONFIG = """repos:
+- repo: local
+  hooks:
+  - id: log-checkout
+    name: log checkout
+    entry: sh -c 'echo pre-commit-checkout >> hook.log'
+    language: system
+    stages: [post-checkout]
+    always_run: true
+    pass_filenames: false
+  - id: log-merge
+    name: log merge
+    entry: sh -c 'echo pre-commit-merge >> hook.log'
+    language: system
+    stages: [post-merge]
+    always_run: true
+    pass_filenames: false
+"""
+
+
+def pre_commit(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    full = clean_env(PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}", PRE_COMMIT_HOME=str(cwd.parent / "pc-home"))
+    result = subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=cwd, capture_output=True, text=True,
+                            env=full, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+@pytest.mark.parametrize("order", ["memcli-first", "pre-commit-first", "memcli-pre-commit-memcli"])
+def test_hooks_coexist_with_pre_commit_in_either_order(tmp_path: Path, order: str):
+    pytest.importorskip("pre_commit")
+    repo = tmp_path / "r"
+    repo.mkdir()
+    gitx("init", "-q", "-b", "main", cwd=repo)
+    (repo / ".pre-commit-config.yaml").write_text(PRE_COMMIT_CONFIG)
+    (repo / ".gitignore").write_text("hook.log\n")
+    own = repo / ".git" / "hooks" / "post-checkout"
+    own.parent.mkdir(exist_ok=True)
+    own.write_text('#!/bin/sh\necho user-checkout >> "$(git rev-parse --show-toplevel)/hook.log"\n')
+    own.chmod(0o755)
+    steps = {"memcli-first": ["memcli", "pre-commit"], "pre-commit-first": ["pre-commit", "memcli"],
+             "memcli-pre-commit-memcli": ["memcli", "pre-commit", "memcli"]}[order]
+    for step in steps:
+        if step == "memcli":
+            run("init", cwd=repo, check=True)
+        else:
+            pre_commit("install", "-t", "post-checkout", "-t", "post-merge", cwd=repo)
+    commit(repo, "init")
+    run("add", "dev", "lessons", "a lesson to index", cwd=repo, check=True)
+    commit(repo, "lesson")
+    (repo / "hook.log").write_text("")
+    checkout = gitx("checkout", "-qb", "other", cwd=repo)
+    assert checkout.returncode == 0
+    log = (repo / "hook.log").read_text().split()
+    assert log.count("user-checkout") == 1 and log.count("pre-commit-checkout") == 1, log
+    status = json.loads(run("status", "--json", cwd=repo, check=True).stdout)
+    assert status["index"]["fresh"] is True, "memcli's post-checkout hook ran and indexed the memory"
+    assert all(status["git"]["hooks"].values())
+    add(repo, "on other")
+    commit(repo, "other")
+    gitx("checkout", "-q", "main", cwd=repo)
+    (repo / "hook.log").write_text("")
+    merged = gitx("merge", "-q", "--no-edit", "--no-ff", "other", cwd=repo)
+    assert merged.returncode == 0
+    assert (repo / "hook.log").read_text().split().count("pre-commit-merge") == 1
+    run("init", "--remove-hooks", cwd=repo, check=True)
+    (repo / "hook.log").write_text("")
+    gitx("checkout", "-q", "other", cwd=repo)
+    log = (repo / "hook.log").read_text().split()
+    assert log.count("user-checkout") == 1 and log.count("pre-commit-checkout") == 1, log
+    assert not any(json.loads(run("status", "--json", cwd=repo, check=True).stdout)["git"]["hooks"].values())
+
+
+def test_hook_chain_that_loops_back_stops(tmp_path: Path):
+    repo = tmp_path / "r"
+    repo.mkdir()
+    gitx("init", "-q", "-b", "main", cwd=repo)
+    run("init", cwd=repo, check=True)
+    hooks = repo / ".git" / "hooks"
+    # A hook manager that calls the main hook again (what pre-commit + a .legacy name used to make).
+    (hooks / "post-checkout.before-memcli").write_text('#!/bin/sh\n"$(dirname "$0")/post-checkout" "$@"\nexit 0\n')
+    (hooks / "post-checkout.before-memcli").chmod(0o755)
+    commit(repo, "init")
+    result = gitx("checkout", "-qb", "x", cwd=repo)
+    assert result.returncode == 0
+
+
+def test_tracked_hooks_folder_gets_no_machine_paths_and_keeps_the_teams_hook(tmp_path: Path):
+    repo = tmp_path / "r"
+    repo.mkdir()
+    gitx("init", "-q", "-b", "main", cwd=repo)
+    gitx("config", "core.hooksPath", ".husky", cwd=repo)
+    team = repo / ".husky" / "post-merge"
+    team.parent.mkdir()
+    team.write_text("#!/bin/sh\necho team-merge >> hook.log\n")
+    team.chmod(0o755)
+    (repo / ".gitignore").write_text("hook.log\n")
+    run("init", cwd=repo, check=True)
+    assert team.exists() and not (repo / ".husky" / "post-merge.before-memcli").exists()
+    assert team.read_text().startswith("#!/bin/sh\necho team-merge >> hook.log\n")
+    for hook in (repo / ".husky").iterdir():
+        assert sys.executable not in hook.read_text() and BIN not in hook.read_text(), hook
+    assert run("init", cwd=repo, check=True).stdout.count("installed") == 0, "idempotent"
+    commit(repo, "init")
+    gitx("checkout", "-qb", "side", cwd=repo)
+    add(repo, "side entry")
+    commit(repo, "side")
+    gitx("checkout", "-q", "main", cwd=repo)
+    gitx("merge", "-q", "--no-edit", "--no-ff", "side", cwd=repo)
+    assert (repo / "hook.log").read_text() == "team-merge\n"
+    assert json.loads(run("status", "--json", cwd=repo, check=True).stdout)["index"]["fresh"] is True
+    run("init", "--remove-hooks", cwd=repo, check=True)
+    assert team.read_text() == "#!/bin/sh\necho team-merge >> hook.log\n"
+    assert not (repo / ".husky" / "post-checkout").exists()
+
+
+def test_init_in_a_subfolder_installs_hooks_for_that_folder(tmp_path: Path):
+    repo = tmp_path / "r"
+    (repo / "sub").mkdir(parents=True)
+    gitx("init", "-q", "-b", "main", cwd=repo)
+    run("--dir", "sub", "init", cwd=repo, check=True)
+    run("--dir", "sub", "add", "dev", "lessons", "in the subfolder", cwd=repo, check=True)
+    commit(repo, "init")
+    gitx("checkout", "-qb", "x", cwd=repo)
+    status = json.loads(run("--dir", "sub", "status", "--json", cwd=repo, check=True).stdout)
+    assert status["index"]["fresh"] is True, "the hook refreshed sub/.memory"
+    hook = (repo / ".git" / "hooks" / "post-checkout").read_text()
+    assert "for memcli_dir in sub; do" in hook
+
+
+# ---------------------------------------------------------------- hand-written text
+def test_a_note_appended_by_hand_is_its_own_entry_and_touch_changes_no_id(tmp_path: Path):
+    repo = tmp_path / "r"
+    repo.mkdir()
+    run("init", "--no-hooks", cwd=repo, check=True)
+    add(repo, "a decision made with memcli")
+    path = repo / ".memory" / "dev" / "decisions.md"
+    with path.open("a") as handle:
+        handle.write("\nRemember: the staging database is read-only on Fridays.\n")
+    listed = json.loads(run("list", "dev", "--json", cwd=repo, check=True).stdout)
+    assert sorted(e["body"] for e in listed) == ["Remember: the staging database is read-only on Fridays.",
+                                                 "a decision made with memcli"]
+    note_id = next(e["id"] for e in listed if e["body"].startswith("Remember"))
+    os.utime(path, (1, 1))  # touch to another time
+    hits = json.loads(run("search", "staging database", "--json", cwd=repo, check=True).stdout)
+    assert hits[0]["id"] == note_id
+    os.utime(path, None)
+    assert json.loads(run("show", "dev", str(note_id), "--json", cwd=repo, check=True).stdout)["body"].startswith("Remember")
+    add(repo, "a later decision")  # memcli rewrites the file: the note keeps its id
+    assert json.loads(run("show", "dev", str(note_id), "--json", cwd=repo, check=True).stdout)["body"].startswith("Remember")
+    run("edit", "dev", str(note_id), "Remember: staging is read-only on Fridays and Saturdays.", cwd=repo, check=True)
+    shown = json.loads(run("show", "dev", str(note_id), "--json", cwd=repo, check=True).stdout)
+    assert shown["body"].endswith("Saturdays.") and shown["date"][:2] == "20"
+
+
+# ---------------------------------------------------------------- the merge itself, as a property
+_texts = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=30)
+_bodies = st.lists(st.one_of(_texts, st.sampled_from(["---", "", "<<<<<<< x", "=======", "<!-- id:5 -->"])),
+                   min_size=1, max_size=4).map("\n".join).filter(lambda b: b.strip())
+
+
+@st.composite
+def histories(draw):
+    n = draw(st.integers(0, 6))
+    base = [Entry(1000 + i, None, [], draw(_bodies)) for i in range(n)]
+    sides = []
+    next_id = [2000, 3000]
+    for side in range(2):
+        entries = []
+        for e in base:
+            action = draw(st.sampled_from(["keep", "keep", "edit", "remove"]))
+            if action == "keep":
+                entries.append(Entry(e.id, None, [], e.body))
+            elif action == "edit":
+                entries.append(Entry(e.id, None, [], draw(_bodies)))
+        for _ in range(draw(st.integers(0, 3))):
+            entries.insert(0, Entry(next_id[side], None, [], draw(_bodies)))
+            next_id[side] += 1
+        sides.append(entries)
+    return base, sides[0], sides[1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories())
+def test_three_way_merge_loses_nothing_and_keeps_removals(history):
+    base, ours, theirs = history
+    text, _ = merge.merge_vault_text(vault.serialize(base), vault.serialize(ours), vault.serialize(theirs))
+    merged = vault.parse(text)
+    result = [e.body for e in merged]
+    by_id = {side: {e.id: e.body for e in es} for side, es in (("b", base), ("o", ours), ("t", theirs))}
+    for side in ("o", "t"):
+        other = "t" if side == "o" else "o"
+        for entry_id, body in by_id[side].items():
+            if entry_id not in by_id["b"]:
+                assert body in result, "an entry added on one side is kept"
+            elif body != by_id["b"][entry_id]:
+                assert body in result, "an edit is kept"
+            elif entry_id not in by_id[other]:
+                assert entry_id not in {e.id for e in merged}, "a removal sticks"
+    assert len({e.id for e in merged}) == len(merged), "every entry has an id of its own"
+    assert [e.id for e in merged] == sorted((e.id for e in merged), reverse=True), "newest first"
+    again, _ = merge.merge_vault_text(text, text, text)
+    assert again == text
+
+
+@pytest.mark.parametrize("mine", [b"Latin-1 caf\xe9\n", b"\xff\xfe binary \x00\n"])
+def test_driver_falls_back_to_a_visible_conflict_on_unreadable_input(tmp_path: Path, mine: bytes):
+    base, ours, theirs = (tmp_path / n for n in ("base", "ours", "theirs"))
+    base.write_bytes(b"<!-- id:1 -->\n## 2026-01-01T00:00\n\nx\n\n---\n")
+    ours.write_bytes(mine)
+    theirs.write_bytes(b"<!-- id:2 -->\n## 2026-01-01T00:00\n\ny\n\n---\n")
+    result = run("merge-driver", str(base), str(ours), str(theirs), "7", ".memory/dev/decisions.md", cwd=tmp_path)
+    assert result.returncode == 1 and "cannot merge it entry by entry" in result.stderr  # git marks a conflict
+    assert "Traceback" not in result.stderr
+    if b"\x00" not in mine:
+        assert b"<<<<<<<" in ours.read_bytes() and b"caf\xe9" in ours.read_bytes()
