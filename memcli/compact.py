@@ -8,9 +8,9 @@ C. a category with more than 30 entries keeps the newest 20; the rest become one
    summary entry (summaries are never summarised again, entries with open tasks are kept);
 D. the search index is brought up to date;
 E. legacy files left by `migrate` (``*.md.bak``, ``conversations/*.json.bak``) are removed;
-plus merge clean-up in every vault file: exact copies dropped, duplicate ids renumbered,
-removed entries dropped, entries sorted newest first; duplicated conversation lines
-dropped.  Running it twice in a row changes nothing the second time.
+plus clean-up in every vault file: exact copies dropped, duplicate ids renumbered,
+entries sorted newest first, the removals recorded in memcli 0.1's ``.removed`` files
+applied (and those files deleted); duplicated conversation lines dropped.  Running it twice in a row changes nothing the second time.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ EPILOG = """Examples:
 
   memcli compact --json
 
-  memcli compact --if-due --quiet      (what the post-merge hook runs)
+  memcli compact --if-due --quiet      (at most once per 10 minutes)
 """
 
 

@@ -17,11 +17,14 @@ def command(
     remove_hooks: Annotated[bool, typer.Option("--remove-hooks", help="Remove memcli's git hooks (yours are put back) and exit.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
 ) -> None:
-    """Create .memory/, _project.md, the .gitattributes/.gitignore lines and the git hooks.
+    """Create .memory/, _project.md, the .gitattributes/.gitignore lines, the merge driver and the git hooks.
 
-    Safe to run again: it never overwrites what is there. The post-checkout, post-merge
-    and post-rewrite hooks keep the index fresh and compact after merges; a hook of your
-    own is kept and still runs. Honours core.hooksPath. Works outside git too (no hooks).
+    Safe to run again: it never overwrites what is there. Vault files merge entry by
+    entry with memcli's merge driver (registered in .git/config). The post-checkout,
+    post-merge and post-rewrite hooks keep the index fresh and change no tracked file;
+    the pre-commit hook compacts memory that is being committed, when due, and stages
+    it. A hook of your own is kept and still runs first. Honours core.hooksPath. Works
+    outside git too (no hooks, no driver).
     """
     from memcli import initialize
 
