@@ -343,7 +343,7 @@ def compact_for_commit(store) -> str | None:
     report = compact.compact(store)
     if not report.actions:
         return None
-    added = git(top, "add", "-A", "--", memory)
+    added = git(top, "add", "-A", "--", memory, f":(exclude){memory}/.vault")
     if added is None or added.returncode != 0:
         return "compacted the memory but could not stage it; `git add .memory` and commit again"
     return f"compacted the memory ({len(report.actions)} changes) and staged it in this commit"

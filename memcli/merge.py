@@ -161,6 +161,27 @@ def is_conversation(path: str) -> bool:
     return path.endswith(".jsonl")
 
 
+def is_vault_file(path: str) -> bool:
+    """Whether ``path`` (as git names it) is a vault file: ``.memory/<agent>/<category>.md`` of a
+    known category.  Other Markdown that ``.memory/*/*.md`` matches keeps git's text merge."""
+    from pathlib import PurePath
+
+    from memcli.config import DEFAULT_CATEGORIES
+
+    parts = PurePath(path).parts
+    if len(parts) < 3 or parts[-3] != ".memory" or not path.endswith(".md"):
+        return False
+    category = parts[-1][: -len(".md")]
+    if category in DEFAULT_CATEGORIES:
+        return True
+    try:  # categories that the tree's config.toml adds
+        from memcli.config import load_config
+
+        return category in load_config(PurePath(*parts[:-2])).vault_categories
+    except Exception:
+        return False
+
+
 def merge_bytes(path: str, base: bytes, ours: bytes, theirs: bytes) -> tuple[bytes, list[str]]:
     """Merge three versions of the memory file at ``path``.  Raises ValueError on unreadable input."""
     if is_conversation(path):
@@ -188,6 +209,8 @@ def run_driver(args: list[str]) -> int:
     base_path, ours_path, theirs_path = args[:3]
     marker_size = args[3] if len(args) > 3 and args[3].isdigit() else "7"
     path = args[4] if len(args) > 4 else ours_path
+    if not is_conversation(path) and not is_vault_file(path):
+        return text_merge(base_path, ours_path, theirs_path, marker_size)
     try:
         data = []
         for p in (base_path, ours_path, theirs_path):

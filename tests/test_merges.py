@@ -482,3 +482,12 @@ def test_driver_falls_back_to_a_visible_conflict_on_unreadable_input(tmp_path: P
     assert "Traceback" not in result.stderr
     if b"\x00" not in mine:
         assert b"<<<<<<<" in ours.read_bytes() and b"caf\xe9" in ours.read_bytes()
+
+
+def test_other_markdown_under_an_agent_folder_keeps_gits_text_merge(tmp_path: Path):
+    base, ours, theirs = (tmp_path / n for n in ("base", "ours", "theirs"))
+    base.write_text("# Notes\n\nline one\n")
+    ours.write_text("# Notes\n\nline one\nline two\n")
+    theirs.write_text("# Notes (theirs)\n\nline one\n")
+    result = run("merge-driver", str(base), str(ours), str(theirs), "7", ".memory/dev/README.md", cwd=tmp_path)
+    assert result.returncode == 0 and ours.read_text() == "# Notes (theirs)\n\nline one\nline two\n"
