@@ -2,7 +2,7 @@
 
 Only agent messages are read, line by line.  A line longer than 30 characters that
 matches a decision pattern is a decision, else one that matches a lesson pattern is a
-lesson.  Tables, headings, code fences, quotes, bare list markers, bold labels and an
+lesson.  Tables, headings, fenced code (every line of it), quotes, bare list markers, bold labels and an
 agent's reasoning chatter are skipped; near-identical lines are kept once.
 """
 
@@ -54,8 +54,16 @@ def extract(messages: list[dict], max_items: int = 10, max_chars: int = 300) -> 
     for message in messages:
         if message.get("role") != "agent":
             continue
+        fence = None  # inside a fenced code block: the fence's characters
         for raw in str(message.get("text", "")).split("\n"):
             line = raw.strip()
+            if fence is not None:
+                if line.startswith(fence):
+                    fence = None
+                continue
+            if line[:3] in ("```", "~~~") and line.count(line[0] * 3) == 1:
+                fence = line[:3]  # a fence that opens here and closes on a later line
+                continue
             if len(line) <= MIN_LENGTH or SKIP.match(line):
                 continue
             key = dedupe_key(line)

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
-EXAMPLES = SHARED / "reference" / "aiteam-x-examples"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"  # the tests' own data: nothing outside the repository
 
 
 def clean_env(**extra: str) -> dict[str, str]:

@@ -17,7 +17,7 @@ from memcli.sessions import DAY_MS, save_checkpoint
 from memcli.store import Store
 from memcli.vault import Entry
 
-from .conftest import EXAMPLES, clean_env, run
+from .conftest import FIXTURES, clean_env, run
 
 FOUR = [
     {"role": "user", "text": "fix the login redirect"},
@@ -50,14 +50,14 @@ def test_every_input_format_is_accepted(mem: Path, tmp_path: Path):
     jsonl.write_text("\n".join(json.dumps(m) for m in FOUR) + "\n")
     run("checkpoint", "a1", str(jsonl), cwd=mem, check=True)
     assert len(conversation_lines(mem, "a1")) == 4
-    run("checkpoint", "a2", str(EXAMPLES / "conversation.bmad-master.json"), cwd=mem, check=True)
-    assert [m["text"] for m in conversation_lines(mem, "a2")] == ["...", "..."]
-    run("checkpoint", "a3", str(EXAMPLES / "cursor-transcript.sample.jsonl"), cwd=mem, check=True)
+    run("checkpoint", "a2", str(FIXTURES / "conversation.legacy.json"), cwd=mem, check=True)
+    assert [m["text"] for m in conversation_lines(mem, "a2")] == ["where do the backups go?", "to the cold bucket, nightly"]
+    run("checkpoint", "a3", str(FIXTURES / "cursor-transcript.jsonl"), cwd=mem, check=True)
     texts = [m["text"] for m in conversation_lines(mem, "a3")]
-    assert texts[0] == "faça pull" and texts[-1].startswith("We decided to adopt TypeScript")
-    run("checkpoint", "a4", str(EXAMPLES / "checkpoint.bmad-master.json"), cwd=mem, check=True)
+    assert texts[0] == "rode os testes" and texts[-1].startswith("We decided to pin the Node version")
+    run("checkpoint", "a4", str(FIXTURES / "checkpoint.legacy.json"), cwd=mem, check=True)
     saved = json.loads((mem / ".memory" / ".vault" / "checkpoints" / "a4.json").read_text())
-    assert saved["chatId"] == "chat_abc123" and saved["modelId"] == "claude-opus-4-6"
+    assert saved["chatId"] == "chat_ops_7" and saved["modelId"] == "model-x-2"
 
 
 def test_internal_messages_are_never_stored(mem: Path):
@@ -114,10 +114,10 @@ def test_handoff_is_last_six_messages_of_200_chars(mem: Path):
 
 
 def test_extractor_cases():
-    cases = json.loads((EXAMPLES / "extractor-cases.json").read_text())["cases"]
+    cases = json.loads((FIXTURES / "extractor-cases.json").read_text())["cases"]
     for case in cases:
         got = extract.extract([{"role": case["role"], "text": case["text"]}])
-        expected = case["v050_expected_from_tests"]
+        expected = case["expected"]
         for key in ("decisions", "lessons"):
             if key in expected:
                 assert len(getattr(got, key)) == expected[key], case["name"]
@@ -161,24 +161,24 @@ def test_old_checkpoint_is_not_injected(mem: Path):
 
 # ------------------------------------------------------------------ inject
 def test_inject_reproduces_the_original_block(mem: Path):
-    preview = (EXAMPLES / "inject-preview.txt").read_text()
-    expected_block = preview.split("----- buildMemoryInstructions -----")[0]
+    # The block as the original's buildTextBlock lays it out (reference/aiteam-x-format.md, "Inject").
+    expected_block = (FIXTURES / "inject-expected.txt").read_text()
     project = expected_block.split("Project:\n", 1)[1].split("\n\nLast Session:")[0]
     (mem / ".memory" / "_project.md").write_text(project + "\n")
     store = Store(Layout(mem))
-    store.add("bmad-master", "decisions", "Use kebab-case for agent IDs #naming #conventions (see issue #42, color #fff)")
-    store.add("bmad-master", "decisions", "Adotar SSE em vez de WebSockets — deploy não suporta conexões bidirecionais.")
-    store.add("bmad-master", "tasks", "- [ ] Ship v1\n- [x] done already\n  - [ ] nested open item")
-    store.add("bmad-master", "handoffs", "[User]: fix login\n[Agent]: fixed redirect loop in middleware")
-    save_checkpoint(Layout(mem), "bmad-master", [
-        {"role": "user", "text": "hello"}, {"role": "agent", "text": "hi there"},
-        {"role": "user", "text": "continue the login fix"}], 50)
-    out = run("inject", "bmad-master", cwd=mem, check=True).stdout
+    store.add("ops-lead", "decisions", "Name agents in kebab-case #naming #conventions (see ticket #17, colour #abc)")
+    store.add("ops-lead", "decisions", "Guardar valores em centavos — float perde precisão nas somas.")
+    store.add("ops-lead", "tasks", "- [ ] Ship the export\n- [x] done already\n  - [ ] nested open step")
+    store.add("ops-lead", "handoffs", "[User]: fix the invoice totals\n[Agent]: rounding now happens once, at the end")
+    save_checkpoint(Layout(mem), "ops-lead", [
+        {"role": "user", "text": "good morning"}, {"role": "agent", "text": "morning"},
+        {"role": "user", "text": "continue the invoice fix"}], 50)
+    out = run("inject", "ops-lead", cwd=mem, check=True).stdout
     assert out == expected_block.rstrip("\n") + "\n"
-    with_instructions = run("inject", "bmad-master", "--instructions", cwd=mem, check=True).stdout
+    with_instructions = run("inject", "ops-lead", "--instructions", cwd=mem, check=True).stdout
     assert with_instructions.endswith(
         "## MEMORY: When asked to save/learn/remember, WRITE to files (don't just say you will).\n"
-        f"Shared: {mem}/.memory/_project.md | Personal: {mem}/.memory/bmad-master/"
+        f"Shared: {mem}/.memory/_project.md | Personal: {mem}/.memory/ops-lead/"
         "{decisions,lessons,tasks,projects,handoffs}.md\n---\n"
     )
 

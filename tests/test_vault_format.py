@@ -10,21 +10,21 @@ from hypothesis import strategies as st
 from memcli import vault
 from memcli.vault import Entry
 
-from .conftest import EXAMPLES
+from .conftest import FIXTURES
 
 
 def roundtrip(entries: list[Entry]) -> list[Entry]:
     return vault.parse(vault.serialize(entries))
 
 
-def test_reads_the_aiteam_x_example():
-    entries = vault.parse((EXAMPLES / "vault-entry.example.md").read_text())
+def test_reads_an_aiteam_x_entry():
+    entries = vault.parse((FIXTURES / "vault-entry.md").read_text())
     assert len(entries) == 1
     e = entries[0]
-    assert e.id == 1773679871839
-    assert e.date == "2026-03-16T16:51"
-    assert e.tags == ["react", "typescript", "components"]
-    assert e.body == "Conteúdo da memória em markdown livre."
+    assert e.id == 1774000000123
+    assert e.date == "2026-03-20T09:46"
+    assert e.tags == ["postgres", "migrations", "ops"]
+    assert e.body == "Migrações rodam antes do deploy, nunca durante."
 
 
 def test_writes_the_original_layout_with_a_trailing_newline():
