@@ -8,8 +8,12 @@ one file are replaced at once, keyed by ``agent/category``).  A missing, corrupt
 incompatible index is rebuilt into a temporary folder that then replaces the old one.
 
 Index writes happen under memcli's memory lock, taken before tantivy's writer is
-opened; searches never wait for it: if another process holds it for long, the search
-runs on the index as it is.
+opened.  Searches never wait for it: when another process holds it, a search answers
+from the index for the files that did not change and from an in-memory index of the
+files that did (and says the cache was not updated).  The index heals itself: any
+failure to open, update or read it (a crash left files behind, a file was corrupted)
+leads to a rebuild into a fresh folder, or, while the lock is busy, to an in-memory
+index -- never to a failed search.
 """
 
 from __future__ import annotations
@@ -43,7 +47,8 @@ WORD_MATCH_WEIGHT = 0.8
 MIN_IDF = 0.5
 PREFIX_BONUS = 0.5
 RACY_NS = 2_000_000_000  # a file modified this recently may change again within the same mtime tick
-SEARCH_LOCK_TIMEOUT = 3.0
+SEARCH_LOCK_TIMEOUT = 0.0  # readers never wait for the lock
+ALL = "*"  # in a list of stale files: the whole index is unusable
 _WORD_RE = re.compile(r"\w+")
 # Small function words: they never get fuzzy or prefix expansion (they would match everything).
 STOPWORDS = frozenset(
@@ -119,6 +124,8 @@ class SearchIndex:
         self.schema = _schema()
         self._index: tv.Index | None = None
         self.stale = False  # set by search(): the index could not be brought up to date
+        self.problem: str | None = None  # set by search(): why, when it was not the lock
+        self._stale_files: list[str] = []
 
     # ------------------------------------------------------------ disk state
     @property
@@ -176,8 +183,8 @@ class SearchIndex:
 
     def _record(self, manifest: dict[str, Any], key: str, stat: tuple[int, int], digest: str) -> None:
         size, mtime = stat
-        if time.time_ns() - mtime < RACY_NS:
-            mtime = -1  # too recent to trust: compare by content next time
+        if 0 <= time.time_ns() - mtime < RACY_NS:
+            mtime = -1  # too recent to trust: compare by content next time (a future mtime is kept)
         manifest["files"][key] = [size, mtime, digest]
 
     # ------------------------------------------------------------ documents
@@ -250,11 +257,12 @@ class SearchIndex:
             self._index = tv.Index(self.schema, path=str(self.path), reuse=True)
         return self._index
 
-    def _ram_index(self) -> tv.Index:
-        """An in-memory index of the vault, for a search that could not build the real one."""
+    def _ram_index(self, keys: list[str] | None = None) -> tv.Index:
+        """An in-memory index of the vault (or of the given files), for a search that could not
+        use the real one."""
         index = tv.Index(self.schema)
         writer = index.writer(heap_size=64_000_000, num_threads=1)
-        self._reindex(writer, self._new_manifest(), sorted(self.scan()))
+        self._reindex(writer, self._new_manifest(), sorted(self.scan()) if keys is None else keys)
         writer.commit()
         writer.wait_merging_threads()
         return index
@@ -263,13 +271,28 @@ class SearchIndex:
         atomic_write((folder or self.path) / MANIFEST, json.dumps(manifest, separators=(",", ":")))
 
     # ------------------------------------------------------------ sync
+    def _sweep(self) -> None:
+        """Remove the temporary folders of rebuilds that died (call under the lock: no rebuild runs)."""
+        import shutil
+
+        try:
+            names = os.listdir(self.layout.state)
+        except OSError:
+            return
+        for name in names:
+            if name.startswith(("index.new-", "index.old-")):
+                path = self.layout.state / name
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path, ignore_errors=True)
+
     def _rebuild(self, progress: bool = True) -> None:
         import shutil
 
         state = self.layout.state
         state.mkdir(parents=True, exist_ok=True)
+        self._sweep()
+        self._index = None
         tmp = state / f"index.new-{os.getpid()}"
-        shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir()
         manifest = self._new_manifest()
         index = tv.Index(self.schema, path=str(tmp), reuse=False)
@@ -285,7 +308,9 @@ class SearchIndex:
         del writer, index
         self._write_manifest(manifest, tmp)
         old = state / f"index.old-{os.getpid()}"
-        if self.path.exists():
+        if self.path.is_symlink() or (self.path.exists() and not self.path.is_dir()):
+            self.path.unlink()
+        elif self.path.exists():
             os.rename(self.path, old)
         os.rename(tmp, self.path)
         shutil.rmtree(old, ignore_errors=True)
@@ -313,17 +338,19 @@ class SearchIndex:
         changed.extend(k for k in known if k not in disk)
         return changed, restat
 
-    def ensure_fresh(self, lock_timeout: float = SEARCH_LOCK_TIMEOUT, progress: bool = True) -> bool:
+    def ensure_fresh(self, lock_timeout: float = SEARCH_LOCK_TIMEOUT, progress: bool = True) -> list[str]:
         """Bring the index up to date with the files on disk; cheap when nothing changed.
 
-        Returns False when it could not (another process held the memory lock for longer than
-        ``lock_timeout``): the index is then searched as it is.
+        Returns the files whose changes the index does not hold ([] when it is fresh; ``[ALL]``
+        when there is no usable index): another process held the memory lock.  A broken
+        index is rebuilt.
         """
         manifest = self.load_manifest() if self.exists() else None
+        changed: list[str] = [ALL]
         if manifest is not None:
             changed, restat = self.changed_files(manifest)
             if not changed and not restat:
-                return True
+                return []
         try:
             from memcli.fsutil import file_lock
 
@@ -332,18 +359,23 @@ class SearchIndex:
                 manifest = self.load_manifest() if self.exists() else None
                 if manifest is None or not self._compatible():
                     self._rebuild(progress)
-                    return True
-                changed, restat = self.changed_files(manifest)
-                if not changed and not restat:
-                    return True
+                    return []
+                now_changed, restat = self.changed_files(manifest)
                 for key, rec in restat.items():
                     self._record(manifest, key, (rec[0], rec[1]), rec[2])
-                if changed:
-                    self._apply(manifest, changed)
-                self._write_manifest(manifest)
+                if now_changed:
+                    try:
+                        self._apply(manifest, now_changed)
+                    except Exception:  # a crash left the index broken (tantivy errors included): rebuild
+                        self._rebuild(progress)
+                        return []
+                if now_changed or restat:
+                    self._write_manifest(manifest)
         except LockTimeout:
-            return False
-        return True
+            return [key for key in changed if key.endswith(".md") or key == ALL] + [
+                f"{key.split('/')[0]}/{c}.md" for key in changed if key.endswith("/.removed") for c in self.store.categories
+            ]
+        return []
 
     def _compatible(self) -> bool:
         try:
@@ -375,8 +407,12 @@ class SearchIndex:
             keys.append(f"{agent}/.removed")
         try:
             self._apply(manifest, keys)
-        except ValueError:
-            return  # an incompatible or broken index: the next search rebuilds it
+        except Exception:  # a broken index: rebuild it now (the lock is held), or the next search will
+            try:
+                self._rebuild(progress=False)
+            except Exception:
+                (self.path / MANIFEST).unlink(missing_ok=True)
+            return
         self._write_manifest(manifest)
 
     # ------------------------------------------------------------ search
@@ -431,22 +467,72 @@ class SearchIndex:
     def search(
         self, text: str, agent: str | None = None, category: str | None = None, limit: int = 10, fresh: bool = True
     ) -> list[Hit]:
+        """The best entries for ``text``.  Never fails for the index's sake (see the module's notes)."""
         if limit < 1:
             raise MemcliError("--limit must be at least 1")
+        stale = self._stale_files  # what the last freshness check left (a second search skips the check)
         if fresh:
-            self.stale = not self.ensure_fresh()
+            try:
+                stale = self.ensure_fresh()
+            except Exception as exc:  # could not rebuild (a read-only disk, a full one): answer from memory
+                self.problem = f"the index could not be updated ({_reason(exc)})"
+                stale = [ALL]
+            self._stale_files = stale
+        self.stale = bool(stale)
         try:
-            index = self._open() if self.exists() else self._ram_index()
-            index.reload()
-            searcher = index.searcher()
-        except ValueError:
-            # The folder vanished or was swapped by a rebuild in another process: open it again.
-            self._index = None
-            index = self._open()
-            searcher = index.searcher()
+            return self._search_with(stale, text, agent, category, limit)
+        except MemcliError:
+            raise
+        except BaseException as exc:
+            if not _is_failure(exc):
+                raise
+        # The index failed while it was read: rebuild it if the lock is free, else answer from memory.
+        self._index = None
+        try:
+            from memcli.fsutil import file_lock
+
+            with file_lock(self.layout.lock_path, SEARCH_LOCK_TIMEOUT):
+                self._rebuild(progress=False)
+            return self._search_with([], text, agent, category, limit)
+        except BaseException as exc:
+            if not _is_failure(exc):
+                raise
+            self.stale = True
+            self._stale_files = [ALL]
+            return self._search_with([ALL], text, agent, category, limit)
+
+    def notice(self) -> str | None:
+        """What a search should say on stderr about the cache, if anything."""
+        if self.problem:
+            return f"{self.problem}; answered from the files"
+        if self.stale:
+            return "the search cache was not updated (another memcli process holds the memory lock); answered from the files"
+        return None
+
+    def _search_with(self, stale: list[str], text: str, agent: str | None, category: str | None,
+                     limit: int) -> list[Hit]:
+        """Search the disk index, with the stale files answered from an in-memory index of them."""
+        if ALL in stale or not self.exists():
+            return self._search_index(self._ram_index(), text, agent, category, limit, [])
+        index = self._open()
+        index.reload()
+        hits = self._search_index(index, text, agent, category, limit, stale)
+        if stale:
+            hits += self._search_index(self._ram_index(stale), text, agent, category, limit, [])
+            hits.sort(key=lambda h: h.score, reverse=True)
+        return hits[:limit]
+
+    def _search_index(self, index: tv.Index, text: str, agent: str | None, category: str | None, limit: int,
+                      exclude: list[str]) -> list[Hit]:
+        searcher = index.searcher()
         query = self.build_query(text, agent, category, searcher)
         if query is None:
             return []
+        if exclude:
+            clauses = [(tv.Occur.Must, query)] + [
+                (tv.Occur.MustNot, tv.Query.term_query(self.schema, "file", key[: -len(".md")])) for key in exclude
+            ]
+            query = tv.Query.boolean_query(clauses)
         hits = []
         matcher = Matcher(list(dict.fromkeys(_WORD_RE.findall(text.lower()))), self.store.config.search_fuzzy)
         for score, address in searcher.search(query, limit).hits:
@@ -467,6 +553,16 @@ class SearchIndex:
                 )
             )
         return hits
+
+
+def _is_failure(exc: BaseException) -> bool:
+    """An error of the index (tantivy raises ValueError, OSError and pyo3's PanicException,
+    a BaseException), as opposed to an interrupt."""
+    return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"
+
+
+def _reason(exc: BaseException) -> str:
+    return getattr(exc, "message", None) or getattr(exc, "strerror", None) or f"{type(exc).__name__}: {exc}"
 
 
 # ---------------------------------------------------------------- snippets

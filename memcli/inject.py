@@ -128,10 +128,14 @@ def gather(store: Store | None, layout: Layout, agent: str, command: str, instru
     config = store.config
 
     def guarded(what: str, fn: Callable[[], None]) -> None:
+        """Build one section; whatever goes wrong there leaves the others in the block."""
         try:
             fn()
-        except MemcliError as exc:
-            warn(f"{what} left out: {exc.message}")
+        except BaseException as exc:  # tantivy's PanicException is a BaseException
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            reason = getattr(exc, "message", None) or getattr(exc, "strerror", None) or f"{type(exc).__name__}: {exc}"
+            warn(f"{what} left out: {reason}")
 
     def handoff() -> None:
         entries = store.read(agent, "handoffs") if "handoffs" in store.categories else []
@@ -151,8 +155,8 @@ def gather(store: Store | None, layout: Layout, agent: str, command: str, instru
 
                 index = SearchIndex(store)
             hits = index.search(command, agent=agent, category=category, limit=limit, fresh=fresh)
-            if fresh and index.stale:
-                warn("the index may be stale: another memcli process held the memory lock")
+            if fresh and index.notice():
+                warn(index.notice())
             return [Item(_one_line(h.body), h.id, round(h.score, 4)) for h in hits]
         return [Item(_one_line(e.body), e.id) for e in store.read(agent, category)[:limit]]
 

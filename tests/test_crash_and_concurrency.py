@@ -58,3 +58,109 @@ def test_kill_9_leaves_every_file_old_or_new(mem: Path):
     total = len(Store(Layout(mem)).read("dev", "lessons"))
     hits = json.loads(run("search", "queues", "--limit", "1000", "--json", cwd=mem, check=True).stdout)
     assert len(hits) == total > 0
+
+
+def _big_vault(mem: Path, n: int = 1500) -> None:
+    """Many entries in several files, written directly (fast), so index work takes a while."""
+    for c, category in enumerate(("decisions", "lessons", "projects")):
+        entries = [vault.Entry(1_700_000_000_000 + c * 100_000 + i, None, [], f"{category} entry {i} about queues")
+                   for i in range(n // 3)]
+        path = mem / ".memory" / "dev" / f"{category}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(vault.serialize(entries))
+
+
+def test_kill_9_at_any_point_never_breaks_search_or_inject(mem: Path):
+    """kill -9 of add, checkpoint and compact at random moments; every later command works."""
+    _big_vault(mem)
+    run("search", "queues", cwd=mem, check=True)
+    rng = random.Random(11)
+    conversation = json.dumps([{"role": "user" if i % 2 == 0 else "agent", "text": f"msg {i} about queues"}
+                               for i in range(40)])
+    commands = [
+        (["add", "dev", "lessons", "lesson landed about queues"], None),
+        (["checkpoint", "dev", "-", "--close"], conversation),
+        (["compact"], None),
+        (["add", "dev", "decisions", "decision landed about queues"], None),
+    ]
+    for trial in range(12):
+        args, stdin = commands[trial % len(commands)]
+        if trial % 3 == 0:  # a hand edit, so that the next search has files to re-index
+            path = mem / ".memory" / "dev" / "projects.md"
+            path.write_text(path.read_text() + f"\nhand note {trial} about queues\n")
+        proc = subprocess.Popen([sys.executable, "-m", "memcli", *args], cwd=mem, stdin=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if stdin:
+            proc.stdin.write(stdin.encode())
+        proc.stdin.close()
+        time.sleep(rng.uniform(0.05, 0.6))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        result = run("search", "queues", "--limit", "100000", "--json", cwd=mem)
+        assert result.returncode == 0 and "internal error" not in result.stderr, result.stderr
+        found = {h["id"] for h in json.loads(result.stdout)}
+        stored = {e.id for c in ("decisions", "lessons", "projects") for e in Store(Layout(mem)).read("dev", c)}
+        assert stored <= found, f"trial {trial}: search misses {len(stored - found)} stored entries"
+        block = run("inject", "dev", "queues", cwd=mem)
+        assert block.returncode == 0 and "MEMORY CONTEXT" in block.stdout
+    leftovers = [p.name for p in (mem / ".memory" / ".vault").iterdir() if p.name.startswith("index.")]
+    assert leftovers == [], "temporary index folders are cleaned up"
+
+
+def test_every_index_file_corrupted_in_turn_is_healed(mem: Path):
+    store = Store(Layout(mem))
+    store.add("dev", "lessons", "the healing lesson about queues")
+    run("search", "queues", cwd=mem, check=True)
+    index = mem / ".memory" / ".vault" / "index"
+    for name in sorted(p.name for p in index.iterdir()):
+        target = index / name
+        if target.is_dir():
+            continue
+        target.write_bytes(b"\x00garbage" * 10)
+        result = run("search", "healing", "--json", cwd=mem)
+        assert result.returncode == 0 and "internal error" not in result.stderr, (name, result.stderr)
+        assert [h["body"] for h in json.loads(result.stdout)] == ["the healing lesson about queues"], name
+        assert "healing lesson" in run("inject", "dev", "healing", cwd=mem, check=True).stdout
+
+
+def test_stale_rebuild_folders_are_removed(mem: Path):
+    Store(Layout(mem)).add("dev", "lessons", "x lesson")
+    state = mem / ".memory" / ".vault"
+    (state / "index.new-99999").mkdir(parents=True)
+    (state / "index.new-99999" / "junk").write_text("left by a killed rebuild")
+    (state / "index").mkdir(exist_ok=True)
+    (state / "index" / "meta.json").write_text("{not json")
+    run("search", "lesson", cwd=mem, check=True)
+    assert not (state / "index.new-99999").exists()
+
+
+def test_readers_never_wait_and_still_see_a_hand_added_entry(mem: Path):
+    from .conftest import lock_held
+
+    store = Store(Layout(mem))
+    store.add("dev", "lessons", "an indexed lesson about caching")
+    run("search", "caching", cwd=mem, check=True)
+    path = mem / ".memory" / "dev" / "lessons.md"
+    path.write_text(path.read_text() + "\nA hand-written lesson about caching layers.\n")
+    with lock_held(mem):
+        started = time.monotonic()
+        result = run("search", "caching", "--json", cwd=mem, check=True)
+        assert time.monotonic() - started < 2.5, "a search does not wait for the lock"
+        assert sorted(h["body"] for h in json.loads(result.stdout)) == [
+            "A hand-written lesson about caching layers.", "an indexed lesson about caching"]
+        assert "cache was not updated" in result.stderr
+        block = run("inject", "dev", "caching layers", cwd=mem, check=True).stdout
+        assert "hand-written lesson" in block
+    assert "cache was not updated" not in run("search", "caching", cwd=mem, check=True).stderr
+
+
+def test_a_file_dated_in_the_future_is_not_rehashed_on_every_search(mem: Path):
+    import os
+
+    Store(Layout(mem)).add("dev", "lessons", "future lesson")
+    path = mem / ".memory" / "dev" / "lessons.md"
+    future = time.time() + 10 * 365 * 86400
+    os.utime(path, (future, future))
+    run("search", "future", cwd=mem, check=True)
+    manifest = json.loads((mem / ".memory" / ".vault" / "index" / "memcli-manifest.json").read_text())
+    assert manifest["files"]["dev/lessons.md"][1] == path.stat().st_mtime_ns, "recorded, so no re-hash next time"

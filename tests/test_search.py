@@ -218,4 +218,4 @@ def test_search_works_while_the_lock_is_held_and_there_is_no_index(mem: Path):
         result = run("search", "kubernetes", "--json", cwd=mem)
         assert result.returncode == 0 and time.monotonic() - started < 30
         assert [h["body"] for h in json.loads(result.stdout)] == ["kubernetes probes need timeouts"]
-        assert "may be stale" in result.stderr
+        assert "cache was not updated" in result.stderr

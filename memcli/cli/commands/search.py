@@ -27,8 +27,8 @@ def run_search(
     store = index.store
     store.check(agent, category)
     hits = index.search(" ".join(query), agent, category, limit or store.config.search_limit)
-    if index.stale:
-        output.warn("the index may be stale: another memcli process held the memory lock")
+    if index.notice():
+        output.warn(index.notice())
     if as_json:
         output.print_json([h.to_json() for h in hits])
         return 0
