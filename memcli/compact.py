@@ -24,7 +24,7 @@ import json
 
 from memcli import conversations, extract, sessions, vault
 from memcli.errors import MemcliError
-from memcli.fsutil import atomic_write
+from memcli.fsutil import atomic_write, read_inside, remove
 from memcli.output import progress
 from memcli.store import Store
 from memcli.vault import Entry
@@ -56,7 +56,7 @@ class CompactReport:
 
 def last_run(store: Store) -> dict[str, Any] | None:
     try:
-        data = json.loads((store.layout.state / LOG).read_bytes())
+        data = json.loads(read_inside(store.layout.state / LOG, store.layout.memory) or b"")
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
@@ -85,7 +85,7 @@ def _known_lines(store: Store, agent: str, category: str) -> set[str]:
 
 def _processed_ids(store: Store) -> set[str]:
     try:
-        data = json.loads((store.layout.state / "processed-messages.json").read_bytes())
+        data = json.loads(read_inside(store.layout.state / "processed-messages.json", store.layout.memory) or b"[]")
         return set(data) if isinstance(data, list) else set()
     except (OSError, ValueError):
         return set()
@@ -136,7 +136,7 @@ def _step_conversations(store: Store, report: CompactReport, dry: bool) -> None:
                 if not dry:
                     conversations.write_conversation(layout, agent, jsonl_only, trimmed)
     if len(processed) != processed_before and not dry:
-        atomic_write(layout.state / "processed-messages.json", json.dumps(sorted(processed)))
+        atomic_write(layout.state / "processed-messages.json", json.dumps(sorted(processed)), layout.memory)
 
 
 def _step_cap(store: Store, report: CompactReport, dry: bool) -> None:
@@ -175,13 +175,13 @@ def _step_checkpoints(store: Store, report: CompactReport, dry: bool) -> None:
         return
     now = int(time.time() * 1000)
     for path in sorted(folder.glob("*.json")):
-        data = sessions.read_checkpoint(path)
+        data = sessions.read_checkpoint(path, store.layout.memory)
         stale = data is None or sessions.checkpoint_age_ms(data, now) > store.config.checkpoint_max_age_days * sessions.DAY_MS
         if stale:
             report.checkpointsCleaned += 1
             report.actions.append(f"delete {'corrupt' if data is None else 'stale'} checkpoint {path.name}")
             if not dry:
-                path.unlink(missing_ok=True)
+                remove(path, store.layout.memory)
 
 
 def _step_legacy(store: Store, report: CompactReport, dry: bool) -> None:
@@ -219,8 +219,7 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
             if legacy.is_file():
                 report.actions.append(f"delete {agent}/.removed (its removals are applied to the vault files)")
                 if not dry_run:
-                    store.layout.check_inside(legacy)
-                    legacy.unlink()
+                    remove(legacy, store.layout.memory)
         _step_cap(store, report, dry_run)
         _step_legacy(store, report, dry_run)
         if not dry_run:
@@ -234,5 +233,5 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
         report.timestamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
         if not dry_run:
             log = {k: v for k, v in report.to_json().items() if k not in ("actions", "dryRun", "skipped")}
-            atomic_write(store.layout.state / LOG, json.dumps(log, indent=2) + "\n")
+            atomic_write(store.layout.state / LOG, json.dumps(log, indent=2) + "\n", store.layout.memory)
     return report

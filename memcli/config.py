@@ -105,9 +105,15 @@ def _check(name: str, value: object, default: object, path: Path) -> object:
 def load_config(memory_dir: Path) -> Config:
     """The defaults, with what ``config.toml`` in ``memory_dir`` overrides."""
     path = memory_dir / "config.toml"
+    from memcli.fsutil import read_inside
+
     try:
-        raw = path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
+        raw = read_inside(path, memory_dir)
+    except IsADirectoryError:
+        raise MemcliError(f"{path} is a folder, not a TOML file") from None
+    except OSError as exc:
+        raise MemcliError(f"cannot read {path}: {exc.strerror}") from None
+    if raw is None:
         return Config()
     try:
         import tomllib

@@ -23,7 +23,8 @@ from datetime import datetime
 from pathlib import Path
 
 from memcli.errors import MemcliError
-from memcli.fsutil import atomic_write
+from memcli.fsutil import OutsideMemory, atomic_write, read_inside
+from memcli.fsutil import warn as _warn
 from memcli.paths import Layout, validate_agent
 
 ROLES = {"assistant": "agent", "ai": "agent", "model": "agent", "bot": "agent", "human": "user"}
@@ -151,9 +152,13 @@ def _jsonl(layout: Layout, agent: str, warn=None) -> tuple[list[dict[str, Any]],
     """The JSONL file's messages (as stored) and the ids that compaction trimmed."""
     path = conversation_path(layout, agent)
     try:
-        lines = path.read_bytes().splitlines()
-    except FileNotFoundError:
+        data = read_inside(path, layout.memory)
+    except OutsideMemory as exc:
+        (warn or _warn)(exc.message)
         return [], set()
+    if data is None:
+        return [], set()
+    lines = data.splitlines()
     messages, trimmed, bad = [], set(), 0
     for n, line in enumerate(lines):
         if not line.strip():
@@ -187,7 +192,8 @@ def read_conversation(layout: Layout, agent: str, warn=None, legacy: bool = True
     legacy_path = layout.conversations / f"{validate_agent(agent)}.json"
     if legacy and legacy_path.is_file():
         try:
-            legacy_messages, meta = parse_conversation(legacy_path.read_text(encoding="utf-8"), str(legacy_path))
+            raw = (read_inside(legacy_path, layout.memory) or b"").decode("utf-8")
+            legacy_messages, meta = parse_conversation(raw, str(legacy_path))
             for n, m in enumerate(assign_ids(legacy_messages, meta.get("chatId"))):
                 m.setdefault("ts", meta.get("savedAt", 0))
                 m["seq"] = n
@@ -215,7 +221,6 @@ def line_bytes(m: dict[str, Any]) -> bytes:
 def append_messages(layout: Layout, agent: str, messages: list[dict[str, Any]], warn=None) -> int:
     """Append the messages whose ids are not stored yet (call under the memory lock); returns how many."""
     path = conversation_path(layout, agent)
-    layout.check_inside(path)
     stored, trimmed = _jsonl(layout, agent, warn)  # not the legacy JSON: migrate appends its messages
     known = {m["id"] for m in stored} | trimmed
     now = int(time.time() * 1000)
@@ -229,13 +234,10 @@ def append_messages(layout: Layout, agent: str, messages: list[dict[str, Any]], 
         stored["seq"] = n
         new.append(line_bytes(stored))
     if new:
-        try:
-            current = path.read_bytes()
-        except FileNotFoundError:
-            current = b""
+        current = read_inside(path, layout.memory) or b""
         if current and not current.endswith(b"\n"):
             current += b"\n"
-        atomic_write(path, current + b"\n".join(new) + b"\n")
+        atomic_write(path, current + b"\n".join(new) + b"\n", layout.memory)
     return len(new)
 
 
@@ -247,9 +249,7 @@ def write_conversation(
     ``trimmed`` ids are written as ``{"id", "trimmed": true}`` lines first, so that a
     re-saved conversation or a merge cannot bring those messages back.
     """
-    path = conversation_path(layout, agent)
-    layout.check_inside(path)
-    atomic_write(path, serialize(messages, trimmed))
+    atomic_write(conversation_path(layout, agent), serialize(messages, trimmed), layout.memory)
 
 
 def serialize(messages: list[dict[str, Any]], trimmed: set[str] | None = None) -> bytes:

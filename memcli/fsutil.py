@@ -1,4 +1,11 @@
-"""Atomic writes and the memory lock."""
+"""The one guarded way to touch files: atomic writes, removals, renames, the lock, safe reads.
+
+Every write, rename and delete names the folder it must stay in (``within``: the
+``.memory/`` folder for memory and cache, the repository root or the hooks folder for
+the files ``init`` owns) and is refused when its target, after resolving symlinks,
+lies outside it -- or when the target itself, or ``within``, is a symlink.  Reads of
+memory files go through ``read_inside``, which refuses what a symlink leads outside.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +16,132 @@ import os
 import time
 from pathlib import Path
 
-from memcli.errors import LockTimeout
+from memcli.errors import LockTimeout, MemcliError
 
 
-def atomic_write(path: Path, data: str | bytes) -> None:
-    """Write a file so that a crash leaves either the old or the new content."""
+class OutsideMemory(MemcliError):
+    """A path that leads outside the folder memcli may touch (a symlink, most often)."""
+
+
+def _real_within(within: Path) -> str:
+    if os.path.islink(within):
+        raise OutsideMemory(f"refusing to use {within}: it is a symlink (memcli keeps memory in a real folder)")
+    return os.path.realpath(within)
+
+
+def is_inside(path: Path, within: Path) -> bool:
+    """Whether ``path`` resolves (symlinks followed) to ``within`` or below it."""
+    base = os.path.realpath(within)
+    real = os.path.realpath(path)
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def guard(path: Path, within: Path, links_ok: bool = False) -> Path:
+    """``path``, if writing, renaming or deleting it cannot reach outside ``within``; else OutsideMemory.
+
+    The folder it is in must resolve inside ``within``; ``path`` itself must not be a symlink
+    (unless ``links_ok``: removing or moving a link touches the link, never its target).
+    """
+    base = _real_within(within)
+    parent = os.path.realpath(path.parent)
+    if parent != base and not parent.startswith(base.rstrip(os.sep) + os.sep):
+        raise OutsideMemory(f"refusing to touch {path}: it resolves outside {within} (through a symlink)")
+    if os.path.islink(path) and not links_ok:
+        where = "inside" if is_inside(path, within) else "outside"
+        raise OutsideMemory(f"refusing to touch {path}: it is a symlink (leading {where} {within})")
+    return path
+
+
+def read_inside(path: Path, within: Path) -> bytes | None:
+    """The bytes of ``path`` (None if it does not exist); OutsideMemory if it resolves outside ``within``."""
+    if os.path.islink(path) or os.path.islink(within):
+        if not os.path.lexists(path):
+            return None
+        if not is_inside(path, within) or os.path.islink(within):
+            raise OutsideMemory(f"skipped {path}: it is a symlink that leads outside {within}")
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+_warned: set[str] = set()
+
+
+def warn(message: str) -> None:
+    """A warning on stderr, once per process for the same text."""
+    import sys
+
+    if message not in _warned:
+        _warned.add(message)
+        sys.stderr.write(f"memcli: warning: {message}\n")
+
+
+CACHE_DIR = ".vault"  # memcli's own cache folder inside .memory/: disposable
+
+
+def _heal_cache_link(path: Path, within: Path) -> None:
+    """``.memory/.vault`` must be a real folder: a symlink there (it is untracked, so a commit can
+    carry one) is replaced by a folder -- the link is removed, never what it points to."""
+    cache = within / CACHE_DIR
+    if os.path.islink(cache) and (path == cache or cache in path.parents):
+        target = os.readlink(cache)
+        os.unlink(cache)
+        warn(f"{cache} was a symlink (to {target}); replaced it by a folder: memcli keeps its cache inside .memory")
+
+
+def make_dirs(path: Path, within: Path) -> None:
+    """Create ``path`` and its missing parents, none of them through a symlink leading outside ``within``."""
+    _heal_cache_link(path, within)
+    if os.path.realpath(path) != _real_within(within):
+        guard(path, within)
+    path.mkdir(parents=True, exist_ok=True)
+    if not is_inside(path, within) or os.path.islink(path):
+        raise OutsideMemory(f"refusing to use {path}: it resolves outside {within}")
+
+
+def remove(path: Path, within: Path) -> None:
+    """Delete a file or a symlink (never what a symlink points to); a missing one is fine."""
+    guard(path, within, links_ok=True)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
+def remove_tree(path: Path, within: Path) -> None:
+    """Delete a folder memcli made (its cache); never through a symlink."""
+    import shutil
+
+    guard(path, within)
+    if os.path.lexists(path):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def rename(source: Path, target: Path, within: Path) -> None:
+    guard(source, within, links_ok=True)
+    guard(target, within)
+    os.replace(source, target)
+    sync_dir(target.parent)
+
+
+def sync_dir(folder: Path) -> None:
+    """fsync a folder, so that a rename in it survives a power cut."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def atomic_write(path: Path, data: str | bytes, within: Path) -> None:
+    """Write a file so that a crash leaves either the old or the new content; only inside ``within``."""
     import tempfile
 
     if isinstance(data, str):
         data = data.encode("utf-8")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent, within)
+    guard(path, within)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -30,14 +153,18 @@ def atomic_write(path: Path, data: str | bytes) -> None:
         else:
             os.chmod(tmp, 0o644)
         os.replace(tmp, path)
+        sync_dir(path.parent)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
 
 
-def read_text(path: Path) -> str | None:
-    """The file's text, or None if it does not exist."""
+def read_text(path: Path, within: Path | None = None) -> str | None:
+    """The file's text, or None if it does not exist (checked to lie inside ``within`` when given)."""
+    if within is not None:
+        data = read_inside(path, within)
+        return None if data is None else data.decode("utf-8")
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -48,10 +175,11 @@ _held: dict[str, tuple[int, int]] = {}  # lock path -> (fd, depth): re-entrant w
 
 
 @contextlib.contextmanager
-def file_lock(path: Path, timeout: float) -> Iterator[None]:
+def file_lock(path: Path, timeout: float, within: Path | None = None) -> Iterator[None]:
     """An exclusive lock over the memory tree, shared by every memcli process.
 
-    Re-entrant within one process.  Raises LockTimeout after ``timeout`` seconds.
+    Re-entrant within one process.  Raises LockTimeout after ``timeout`` seconds.  The lock
+    file lives in ``within`` (default: the folder above its own, i.e. ``.memory/``).
     """
     key = str(path)
     if key in _held:
@@ -63,8 +191,10 @@ def file_lock(path: Path, timeout: float) -> Iterator[None]:
             fd, depth = _held[key]
             _held[key] = (fd, depth - 1)
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    within = within or path.parent.parent
+    make_dirs(path.parent, within)
+    guard(path, within)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     deadline = time.monotonic() + timeout
     try:
         while True:

@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 
 from memcli.errors import MemcliError
-from memcli.fsutil import atomic_write
+from memcli.fsutil import atomic_write, remove as remove_file, rename
 from memcli.gitutil import git
 
 HOOKS = ("post-checkout", "post-merge", "post-rewrite", "pre-commit")
@@ -238,12 +238,11 @@ def install(plan: list[tuple[str, Path, object]]) -> list[str]:
     for action, path, arg in plan:
         if action == "move":
             assert isinstance(arg, Path)
-            os.replace(path, arg)
+            rename(path, arg, path.parent)
             messages.append(f"kept your git hook {path.name} as {arg.name}; it still runs first")
         else:
             assert isinstance(arg, str)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, arg)
+            atomic_write(path, arg, path.parent)
             path.chmod(0o755)
             messages.append(f"installed git hook {path.name}")
     return messages
@@ -259,16 +258,16 @@ def remove(root: Path) -> list[str]:
         path = folder / name
         if _has_block(path):
             text = _read(path) or ""
-            atomic_write(path, _without_block(text))
+            atomic_write(path, _without_block(text), folder)
             messages.append(f"removed memcli's block from git hook {name}")
             continue
         ours = _where_ours(folder, name)
         if ours is None:
             continue
-        ours.unlink()
+        remove_file(ours, folder)
         chained = folder / f"{name}.{CHAIN}"
         if chained.exists():
-            os.replace(chained, ours)
+            rename(chained, ours, folder)
             messages.append(f"removed git hook {ours.name} (your previous hook is back)")
         else:
             messages.append(f"removed git hook {ours.name}")

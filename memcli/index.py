@@ -28,7 +28,7 @@ from pathlib import Path
 import tantivy as tv
 
 from memcli.errors import LockTimeout, MemcliError
-from memcli.fsutil import atomic_write
+from memcli.fsutil import OutsideMemory, atomic_write, guard, make_dirs, read_inside, remove, remove_tree, rename, warn
 from memcli.store import Store, parse_vault_bytes
 from memcli.vault import Entry
 
@@ -133,7 +133,14 @@ class SearchIndex:
         return self.layout.index_dir
 
     def exists(self) -> bool:
-        return self.path.is_dir() and tv.Index.exists(str(self.path))
+        """An index is there, in a real folder inside .memory (never read through a symlink)."""
+        if not self.path.is_dir() or self.path.is_symlink() or self.layout.state.is_symlink():
+            return False
+        try:
+            guard(self.path, self.layout.memory)
+        except OutsideMemory:
+            return False
+        return tv.Index.exists(str(self.path))
 
     def scan(self) -> dict[str, tuple[int, int]]:
         """``agent/category.md`` and ``agent/.removed`` -> (size, mtime_ns) for every file on disk.
@@ -165,8 +172,8 @@ class SearchIndex:
 
     def load_manifest(self, path: Path | None = None) -> dict[str, Any] | None:
         try:
-            data = json.loads((path or self.path / MANIFEST).read_bytes())
-        except (OSError, ValueError):
+            data = json.loads(read_inside(path or self.path / MANIFEST, self.layout.memory) or b"")
+        except (OSError, ValueError, MemcliError):
             return None
         if (
             not isinstance(data, dict)
@@ -210,12 +217,17 @@ class SearchIndex:
         return docs
 
     def _read(self, key: str) -> tuple[bytes, tuple[int, int]] | None:
+        """A vault file's bytes and (size, mtime); None if missing or if a symlink leads it outside."""
         path = self.layout.memory / key
         try:
             st = path.stat()
-            return path.read_bytes(), (st.st_size, st.st_mtime_ns)
+            data = read_inside(path, self.layout.memory)
         except (FileNotFoundError, NotADirectoryError):
             return None
+        except OutsideMemory as exc:
+            warn(exc.message)
+            return None
+        return (data, (st.st_size, st.st_mtime_ns)) if data is not None else None
 
     def _reindex(self, writer: tv.IndexWriter, manifest: dict[str, Any], keys: list[str], progress: bool = False) -> None:
         """Replace the documents of the given files (``agent/.removed`` means all of that agent's)."""
@@ -265,16 +277,15 @@ class SearchIndex:
         self._reindex(writer, self._new_manifest(), sorted(self.scan()) if keys is None else keys)
         writer.commit()
         writer.wait_merging_threads()
+        index.reload()
         return index
 
     def _write_manifest(self, manifest: dict[str, Any], folder: Path | None = None) -> None:
-        atomic_write((folder or self.path) / MANIFEST, json.dumps(manifest, separators=(",", ":")))
+        atomic_write((folder or self.path) / MANIFEST, json.dumps(manifest, separators=(",", ":")), self.layout.memory)
 
     # ------------------------------------------------------------ sync
     def _sweep(self) -> None:
         """Remove the temporary folders of rebuilds that died (call under the lock: no rebuild runs)."""
-        import shutil
-
         try:
             names = os.listdir(self.layout.state)
         except OSError:
@@ -282,18 +293,19 @@ class SearchIndex:
         for name in names:
             if name.startswith(("index.new-", "index.old-")):
                 path = self.layout.state / name
-                if path.is_dir() and not path.is_symlink():
-                    shutil.rmtree(path, ignore_errors=True)
+                if path.is_symlink():
+                    remove(path, self.layout.memory)
+                else:
+                    remove_tree(path, self.layout.memory)
 
     def _rebuild(self, progress: bool = True) -> None:
-        import shutil
-
+        memory = self.layout.memory
         state = self.layout.state
-        state.mkdir(parents=True, exist_ok=True)
+        make_dirs(state, memory)
         self._sweep()
         self._index = None
         tmp = state / f"index.new-{os.getpid()}"
-        tmp.mkdir()
+        make_dirs(tmp, memory)
         manifest = self._new_manifest()
         index = tv.Index(self.schema, path=str(tmp), reuse=False)
         writer = index.writer(heap_size=64_000_000, num_threads=min(2, os.cpu_count() or 1))
@@ -303,17 +315,17 @@ class SearchIndex:
             writer.wait_merging_threads()
         except BaseException:
             del writer
-            shutil.rmtree(tmp, ignore_errors=True)
+            remove_tree(tmp, memory)
             raise
         del writer, index
         self._write_manifest(manifest, tmp)
         old = state / f"index.old-{os.getpid()}"
         if self.path.is_symlink() or (self.path.exists() and not self.path.is_dir()):
-            self.path.unlink()
+            remove(self.path, memory)  # the link, never what it points to
         elif self.path.exists():
-            os.rename(self.path, old)
-        os.rename(tmp, self.path)
-        shutil.rmtree(old, ignore_errors=True)
+            rename(self.path, old, memory)
+        rename(tmp, self.path, memory)
+        remove_tree(old, memory)
         self._index = None
 
     def changed_files(self, manifest: dict[str, Any]) -> tuple[list[str], dict[str, list]]:
@@ -411,7 +423,7 @@ class SearchIndex:
             try:
                 self._rebuild(progress=False)
             except Exception:
-                (self.path / MANIFEST).unlink(missing_ok=True)
+                remove(self.path / MANIFEST, self.layout.memory)
             return
         self._write_manifest(manifest)
 

@@ -118,10 +118,12 @@ def plan_init(layout: Layout, hooks: bool = True) -> InitPlan:
 
 
 def apply_init(plan: InitPlan) -> None:
+    from memcli.fsutil import make_dirs
+
     for path in plan.create_dirs:
-        path.mkdir(parents=True, exist_ok=True)
+        make_dirs(path, plan.root)
     for path, text in plan.write_files.items():
-        atomic_write(path, text)
+        atomic_write(path, text, plan.root)
     from memcli import gitutil
 
     registered = gitutil.merge_driver_registered(plan.root)

@@ -115,11 +115,13 @@ def gather(store: Store | None, layout: Layout, agent: str, command: str, instru
     """Everything the block could hold, before the budget is applied.  Never raises MemcliError."""
     sel = Selection()
     try:
-        project = layout.project_file.read_text(encoding="utf-8") if layout.project_file.is_file() else ""
+        from memcli.fsutil import read_inside
+
+        project = (read_inside(layout.project_file, layout.memory) or b"").decode("utf-8")
         sel.project = _COMMENT.sub("", project)  # notes for humans, not for the agent
         sel.project = re.sub(r"\n{3,}", "\n\n", sel.project)
-    except (OSError, UnicodeDecodeError) as exc:
-        warn(f"cannot read {layout.project_file}: {exc}")
+    except (OSError, UnicodeDecodeError, MemcliError) as exc:
+        warn(f"cannot read {layout.project_file}: {getattr(exc, 'message', None) or exc}")
     if instructions:
         categories = ",".join(store.categories) if store else "decisions,lessons,tasks,projects,handoffs"
         sel.instructions = INSTRUCTIONS.format(dir=layout.memory, agent=agent, categories=categories)

@@ -312,12 +312,11 @@ def resolve_all(layout) -> list[tuple[str, str]]:
                     raise_error(f"cannot read stage {stage} of {path} from git")
                 versions.append(shown)
             target = top / path
-            layout.check_inside(target)
             try:
                 merged, _notes = merge_bytes(path, *versions)
             except ValueError as exc:
                 raise_error(f"{path}: cannot merge it entry by entry ({exc}); resolve it by hand")
-            atomic_write(target, merged)
+            atomic_write(target, merged, layout.memory)
             added = git(top, "add", "--", path)
             if added is None or added.returncode != 0:
                 raise_error(f"{path}: merged, but `git add` failed")
@@ -326,15 +325,14 @@ def resolve_all(layout) -> list[tuple[str, str]]:
         rel = str(file.relative_to(layout.root))
         if any(p == rel or str(top / p) == str(file) for p, _ in done) if top else False:
             continue
-        data = file.read_bytes()
+        data = file.read_bytes()  # _memory_files lists no symlinks
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             continue
         if vault.split_conflict(text) is None:
             continue
-        layout.check_inside(file)
-        atomic_write(file, resolve_text(str(file), data))
+        atomic_write(file, resolve_text(str(file), data), layout.memory)
         done.append((rel, "conflict markers replaced by the entries of both sides"))
     return done
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from memcli import conversations, extract
 from memcli.errors import MemcliError
+from memcli.fsutil import read_inside, rename
 from memcli.output import progress
 from memcli.store import Store
 
@@ -104,8 +105,16 @@ def migrate(store: Store, dry_run: bool = False, sources: list[Path] | None = No
             if backup.exists():
                 report.skipped.append(f"{path.name}: {backup.name} already exists (migrated before?)")
                 continue
+            try:
+                text = (read_inside(path, layout.memory) or b"").decode("utf-8")
+                if "\x00" in text:
+                    raise ValueError("it holds NUL bytes (binary data)")
+            except (UnicodeDecodeError, ValueError, MemcliError) as exc:
+                reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else getattr(exc, "message", exc)
+                report.skipped.append(f"{path.name}: {reason}; left as it is")
+                continue
             report.files.append(path.name)
-            for category, body in sections(path.read_text(encoding="utf-8"), store.categories):
+            for category, body in sections(text, store.categories):
                 known = {extract.dedupe_key(e.body) for e in store.read(agent, category)}
                 if extract.dedupe_key(body) in known:
                     continue
@@ -114,15 +123,17 @@ def migrate(store: Store, dry_run: bool = False, sources: list[Path] | None = No
                 if not dry_run:
                     store.add(agent, category, body)
             if not dry_run:
-                os.replace(path, backup)
+                rename(path, backup, layout.memory)
         folder = layout.conversations
         for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
             agent = path.stem
             try:
                 store.check(agent)
-                messages, meta = conversations.parse_conversation(path.read_text(encoding="utf-8"), str(path))
-            except (MemcliError, UnicodeDecodeError) as exc:
-                report.skipped.append(f"conversations/{path.name}: {getattr(exc, 'message', exc)}")
+                raw = (read_inside(path, layout.memory) or b"").decode("utf-8")
+                messages, meta = conversations.parse_conversation(raw, str(path))
+            except (MemcliError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+                reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else getattr(exc, "message", exc)
+                report.skipped.append(f"conversations/{path.name}: {reason}")
                 continue
             report.files.append(f"conversations/{path.name}")
             conversations.assign_ids(messages, meta.get("chatId"))
@@ -134,7 +145,7 @@ def migrate(store: Store, dry_run: bool = False, sources: list[Path] | None = No
                 report.conversations[agent] = sum(1 for m in messages if m["id"] not in known)
                 continue
             report.conversations[agent] = conversations.append_messages(layout, agent, messages)
-            os.replace(path, Path(str(path) + ".bak"))
+            rename(path, Path(str(path) + ".bak"), layout.memory)
     return report
 
 

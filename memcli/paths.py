@@ -106,15 +106,9 @@ class Layout:
 
     def check_inside(self, path: Path) -> Path:
         """Refuse a write whose real location is outside ``.memory/`` (a symlink escape)."""
-        memory = Path(os.path.realpath(self.memory))
-        parent = Path(os.path.realpath(path.parent))
-        if parent != memory and memory not in parent.parents:
-            raise MemcliError(f"refusing to write {path}: it resolves outside {self.memory}")
-        if path.is_symlink():
-            target = Path(os.path.realpath(path))
-            if memory not in target.parents:
-                raise MemcliError(f"refusing to write {path}: it is a symlink that leads outside {self.memory}")
-        return path
+        from memcli.fsutil import guard
+
+        return guard(path, self.memory)
 
 
 def find_layout(dir_option: str | None = None, *, must_exist: bool = True) -> Layout:

@@ -34,16 +34,18 @@ def save_checkpoint(
     if model_id:
         data["modelId"] = model_id
     path = checkpoint_path(layout, agent)
-    layout.check_inside(path)
-    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", layout.memory)
     return data
 
 
-def read_checkpoint(path: Path) -> dict[str, Any] | None:
-    """The checkpoint in ``path`` if it is well-formed, else None."""
+def read_checkpoint(path: Path, within: Path) -> dict[str, Any] | None:
+    """The checkpoint in ``path`` if it is well-formed (and inside ``within``), else None."""
+    from memcli.errors import MemcliError
+    from memcli.fsutil import read_inside
+
     try:
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+        data = json.loads(read_inside(path, within) or b"")
+    except (OSError, ValueError, RecursionError, MemcliError):
         return None
     if (
         not isinstance(data, dict)
@@ -62,7 +64,7 @@ def checkpoint_age_ms(data: dict[str, Any], now_ms: int | None = None) -> int:
 
 def recover(layout: Layout, agent: str, max_age_days: float, now_ms: int | None = None) -> dict[str, Any] | None:
     """The agent's checkpoint if it exists, parses and is younger than ``max_age_days``."""
-    data = read_checkpoint(checkpoint_path(layout, agent))
+    data = read_checkpoint(checkpoint_path(layout, agent), layout.memory)
     if data is None or checkpoint_age_ms(data, now_ms) >= max_age_days * DAY_MS:
         return None
     return data

@@ -44,7 +44,7 @@ def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
 
     report = vault_status(store, agent)
     for name, info in report["agents"].items():
-        data = sessions.read_checkpoint(sessions.checkpoint_path(store.layout, name))
+        data = sessions.read_checkpoint(sessions.checkpoint_path(store.layout, name), store.layout.memory)
         if data is None:
             info["checkpoint"] = None
         else:

@@ -16,7 +16,7 @@ from pathlib import Path
 from memcli import vault
 from memcli.config import Config, load_config
 from memcli.errors import MemcliError, NotFound, VaultFormatError
-from memcli.fsutil import atomic_write, file_lock, read_text
+from memcli.fsutil import OutsideMemory, atomic_write, file_lock, read_inside, read_text, warn
 from memcli.paths import CONVERSATIONS_DIR, Layout, validate_agent, validate_category
 from memcli.vault import Entry
 
@@ -33,14 +33,17 @@ class Located:
         return f"Located({self.agent!r}, {self.category!r}, {self.entry!r})"
 
 
-def read_vault_file(path: Path) -> list[Entry]:
+def read_vault_file(path: Path, within: Path) -> list[Entry]:
+    """The entries of a vault file ([] if there is none).  A file that a symlink leads outside
+    ``within`` (the memory folder) is skipped with a warning, never read."""
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+        raw = read_inside(path, within)
+    except OutsideMemory as exc:
+        warn(exc.message)
         return []
     except IsADirectoryError:
         raise VaultFormatError(f"{path} is a folder, not a vault file") from None
-    return parse_vault_bytes(path, raw)
+    return parse_vault_bytes(path, raw) if raw else []
 
 
 def parse_vault_bytes(path: Path, raw: bytes) -> list[Entry]:
@@ -93,7 +96,10 @@ class Store:
     # ---------------------------------------------------------------- reading
     def removed_ids(self, agent: str) -> set[tuple[str, int]]:
         """Ids recorded in a legacy ``.removed`` file (memcli 0.1), as (category, id)."""
-        text = read_text(self.layout.removed_file(agent)) or ""
+        try:
+            text = read_text(self.layout.removed_file(agent), self.layout.memory) or ""
+        except (OutsideMemory, UnicodeDecodeError):
+            return set()
         removed = set()
         for line in text.splitlines():
             parts = line.split()
@@ -102,7 +108,7 @@ class Store:
         return removed
 
     def _read_raw(self, agent: str, category: str) -> list[Entry]:
-        return read_vault_file(self.layout.category_file(agent, category))
+        return read_vault_file(self.layout.category_file(agent, category), self.layout.memory)
 
     def visible(self, category: str, entries: list[Entry], removed: set[tuple[str, int]]) -> list[Entry]:
         """Entries not recorded as removed, newest first (ids must be assigned)."""
@@ -147,10 +153,13 @@ class Store:
     def _new_id(self, used: set[int]) -> int:
         """A millisecond id greater than every id in the file and every id memcli issued here."""
         last_path = self.layout.state / "last-id"
-        last = read_text(last_path)
-        last_id = int(last) if last and last.strip().isdigit() else 0
+        try:
+            last = read_text(last_path, self.layout.memory)
+        except (OutsideMemory, UnicodeDecodeError):
+            last = None
+        last_id = int(last) if last and last.strip().isdigit() and len(last.strip()) < 20 else 0
         new = max(time.time_ns() // 1_000_000, last_id + 1, max(used, default=0) + 1)
-        atomic_write(last_path, str(new))
+        atomic_write(last_path, str(new), self.layout.memory)
         return new
 
     def _clean(self, entries: list[Entry], renumber: bool = True) -> tuple[list[Entry], int, int]:
@@ -184,10 +193,8 @@ class Store:
     def _write(self, agent: str, category: str, entries: list[Entry], renumber: bool = True) -> None:
         """Write a vault file: drop exact copies and (unless told not to) renumber duplicate ids."""
         path = self.layout.category_file(agent, category)
-        self.layout.check_inside(path)
         final, _, _ = self._clean(entries, renumber)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, vault.serialize(final))
+        atomic_write(path, vault.serialize(final), self.layout.memory)
         for listener in self.listeners:
             listener(self, agent, category)
 
@@ -204,7 +211,7 @@ class Store:
         final, dropped, renumbered = self._clean(visible, renumber=not dry_run)
         final.sort(key=lambda e: e.id or 0, reverse=True)
         text = vault.serialize(final)
-        current = read_text(path) or ""
+        current = read_text(path, self.layout.memory) or ""
         changed = text != current
         if changed and not dry_run:
             self._write(agent, category, final)
@@ -293,10 +300,9 @@ class Store:
 
     # ---------------------------------------------------------------- project
     def read_project(self) -> str:
-        return read_text(self.layout.project_file) or ""
+        return read_text(self.layout.project_file, self.layout.memory) or ""
 
     def write_project(self, text: str) -> None:
         self.layout.require()
         with self.lock():
-            self.layout.check_inside(self.layout.project_file)
-            atomic_write(self.layout.project_file, text)
+            atomic_write(self.layout.project_file, text, self.layout.memory)

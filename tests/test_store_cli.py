@@ -354,3 +354,62 @@ def test_lock_timeout_is_a_clear_error(mem: Path):
         (mem / ".memory" / "config.toml").write_text("[vault]\nlock_timeout = 0.3\n")
         result = run("add", "dev", "lessons", "x", cwd=mem)
         assert result.returncode == 1 and "lock" in result.stderr and "Traceback" not in result.stderr
+
+
+# ---------------------------------------------------------------- symlinks never lead outside
+def _outside_tree(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
+    outside = tmp_path / "outside"
+    (outside / "index").mkdir(parents=True)
+    (outside / "index" / "users-file.txt").write_text("precious\n")
+    (outside / "credentials").write_text("[default]\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n")
+    return outside, tree(outside)
+
+
+def test_a_symlinked_vault_folder_is_never_written_through(mem: Path, tmp_path: Path):
+    outside, before = _outside_tree(tmp_path)
+    state = mem / ".memory" / ".vault"
+    import shutil
+
+    shutil.rmtree(state, ignore_errors=True)
+    state.symlink_to(outside)
+    run("add", "dev", "lessons", "a lesson about caches", cwd=mem, check=True)
+    result = run("search", "caches", "--json", cwd=mem, check=True)
+    assert [h["body"] for h in json.loads(result.stdout)] == ["a lesson about caches"]
+    run("checkpoint", "dev", "-", cwd=mem, input=json.dumps([{"role": "user", "text": "hi"}]), check=True)
+    run("compact", cwd=mem, check=True)
+    run("inject", "dev", "caches", cwd=mem, check=True)
+    assert tree(outside) == before, "nothing outside .memory was written, renamed or deleted"
+    assert state.is_dir() and not state.is_symlink()
+
+
+def test_a_vault_file_linked_outside_is_never_read_or_printed(mem: Path, tmp_path: Path):
+    outside, before = _outside_tree(tmp_path)
+    agent = mem / ".memory" / "dev"
+    agent.mkdir()
+    (agent / "lessons.md").symlink_to(outside / "credentials")
+    (mem / ".memory" / "_project.md").unlink()
+    (mem / ".memory" / "_project.md").symlink_to(outside / "credentials")
+    for args in (["inject", "dev", "aws secret"], ["search", "aws_secret_access_key"], ["list", "--json"],
+                 ["status", "--json"]):
+        result = run(*args, cwd=mem)
+        assert "wJalrXUtnFEMI" not in result.stdout + result.stderr, args
+        assert "internal error" not in result.stderr, args
+    assert "symlink" in run("list", cwd=mem).stderr
+    result = run("add", "dev", "lessons", "through the link", cwd=mem)
+    assert result.returncode == 1 and "symlink" in result.stderr
+    assert tree(outside) == before
+
+
+def test_a_symlinked_index_folder_is_replaced_not_followed(mem: Path, tmp_path: Path):
+    outside, before = _outside_tree(tmp_path)
+    Store(Layout(mem)).add("dev", "lessons", "indexed lesson")
+    state = mem / ".memory" / ".vault"
+    state.mkdir(exist_ok=True)
+    import shutil
+
+    shutil.rmtree(state / "index", ignore_errors=True)
+    (state / "index").symlink_to(outside / "index")
+    result = run("search", "indexed", "--json", cwd=mem, check=True)
+    assert [h["body"] for h in json.loads(result.stdout)] == ["indexed lesson"]
+    assert tree(outside) == before and (outside / "index" / "users-file.txt").exists()
+    assert not (state / "index").is_symlink()
