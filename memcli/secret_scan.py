@@ -6,7 +6,10 @@ import re
 from dataclasses import dataclass
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("private key block", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
+    # The whole block, body included; an unterminated block runs to the end of its base64 lines.
+    ("private key block", re.compile(
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+        r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|(?:[ \t]*\r?\n?[ \t]*[A-Za-z0-9+/=:,\-]+)*)", re.S)),
     ("AWS access key id", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b")),
     ("GitHub token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{22,}")),
     ("GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}")),
@@ -14,16 +17,28 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("Slack webhook", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/]{20,}")),
     ("Anthropic API key", re.compile(r"\bsk-ant-[A-Za-z0-9_\-]{20,}")),
     ("OpenAI-style API key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}")),
+    ("npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
+    ("PyPI token", re.compile(r"\bpypi-AgE[A-Za-z0-9_\-]{50,}")),
+    ("Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
+    ("Stripe key", re.compile(r"\b(?:[rs]k|whsec)_(?:live_|test_)?[0-9A-Za-z]{20,}")),
     ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}")),
-    ("Stripe key", re.compile(r"\b[rs]k_(?:live|test)_[0-9A-Za-z]{20,}")),
+    ("Google OAuth secret", re.compile(r"\bGOCSPX-[A-Za-z0-9_\-]{20,}|\bya29\.[0-9A-Za-z_\-]{20,}")),
+    ("Azure key", re.compile(r"(?i)\b(?:AccountKey|SharedAccessKey)=[A-Za-z0-9+/]{30,}={0,2}"
+                             r"|\b[A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}\b"
+                             r"|[?&]sig=[A-Za-z0-9%+/]{30,}={0,2}")),
     ("JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
+    # scheme://user:password@host -- the password part is the secret.
+    ("credentials in a URL", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@'\"`]+:(?P<value>[^\s@/'\"`]+)@[^\s/]")),
 ]
-# `password = "…"`, `API_KEY: …`, `aws_secret_access_key=…`: only the value is the secret.
+_KEY_WORDS = (r"password|passwd|pwd|secret|secret[_-]?key|api[_-]?key|access[_-]?key|access[_-]?token"
+              r"|auth[_-]?token|authtoken|client[_-]?secret|private[_-]?key|token|credentials?")
+# `password = "…"`, `API_KEY: …`, `aws_secret_access_key=…`, `//registry/:_authToken=…`: the value is the secret.
 _ASSIGNMENT = re.compile(
-    r"(?i)\b(?:[a-z0-9]+[_-])*(?:password|passwd|pwd|secret|secret[_-]?key|api[_-]?key|access[_-]?key"
-    r"|access[_-]?token|auth[_-]?token|client[_-]?secret|private[_-]?key|token)"
-    r"""\s*[:=]\s*["']?(?P<value>[^\s"'`,;]{8,})"""
+    r"(?i)(?<![A-Za-z0-9])_?(?:[a-z0-9]+[_-])*(?:" + _KEY_WORDS + r")"
+    r"""\s*[:=]\s*(?:"(?P<dq>[^"\n]+)"|'(?P<sq>[^'\n]+)'|(?P<value>[^\s"'`,;]+))"""
 )
+# An environment-style name (DB_PASSWORD, STRIPE_SECRET, GH_TOKEN): any real value is a secret.
+_ENV_NAME = re.compile(r"(?:^|_)(?:PASSWORD|PASSWD|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)$")
 
 
 @dataclass(frozen=True)
@@ -34,11 +49,17 @@ class Finding:
     line: int
 
 
-def _placeholder(value: str) -> bool:
-    """Values that are not secrets: variables, placeholders, masks, and plain words."""
-    plain_word = value.isalpha() and len(value) < 20
-    return plain_word or value[0] in "$<{%[(" or len(set(value.strip("*x."))) <= 1 or value.lower().startswith(
-        ("example", "changeme", "redacted", "your")
+def _placeholder(value: str, strict: bool = False) -> bool:
+    """Values that are not secrets: variables, placeholders, masks, code, and (unless ``strict``) plain words."""
+    value = value.strip()
+    if not value:
+        return True
+    plain_word = not strict and value.replace("-", "").replace(" ", "").isalpha() and len(value) < 20
+    code = "(" in value or value.endswith(")") or value.startswith(("os.", "process.", "env.", "self.", "config."))
+    return (
+        plain_word or code or value[0] in "$<{%[(" or len(set(value.strip("*x.•"))) <= 1
+        or value.lower().startswith(("example", "changeme", "redacted", "your", "none", "null", "true", "false",
+                                     "[redacted", "***"))
     )
 
 
@@ -48,12 +69,20 @@ def scan(text: str) -> list[Finding]:
     taken: list[tuple[int, int]] = []
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(text):
-            if not any(s < m.end() and m.start() < e for s, e in taken):
-                taken.append((m.start(), m.end()))
-                found.append(Finding(kind, m.start(), m.end(), text.count("\n", 0, m.start()) + 1))
+            start, end = m.span("value") if "value" in pattern.groupindex else m.span()
+            if kind == "credentials in a URL" and _placeholder(m.group("value"), strict=True):
+                continue
+            if not any(s < end and start < e for s, e in taken):
+                taken.append((start, end))
+                found.append(Finding(kind, start, end, text.count("\n", 0, start) + 1))
     for m in _ASSIGNMENT.finditer(text):
-        start, end = m.span("value")
-        if _placeholder(m.group("value")) or any(s < end and start < e for s, e in taken):
+        group = next(g for g in ("dq", "sq", "value") if m.group(g) is not None)
+        start, end = m.span(group)
+        name = m.group(0)[: m.start(group) - m.start()].rstrip(" \t:=\"'")
+        strict = bool(_ENV_NAME.search(name))  # DB_PASSWORD="pw": short and plain still counts
+        if _placeholder(m.group(group), strict) or any(s < end and start < e for s, e in taken):
+            continue
+        if not strict and len(m.group(group)) < 8:
             continue
         taken.append((start, end))
         found.append(Finding("password or key assignment", start, end, text.count("\n", 0, start) + 1))

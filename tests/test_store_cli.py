@@ -413,3 +413,64 @@ def test_a_symlinked_index_folder_is_replaced_not_followed(mem: Path, tmp_path: 
     assert [h["body"] for h in json.loads(result.stdout)] == ["indexed lesson"]
     assert tree(outside) == before and (outside / "index" / "users-file.txt").exists()
     assert not (state / "index").is_symlink()
+
+
+# ---------------------------------------------------------------- secrets: refused, or wholly redacted
+PRIVATE_KEY_BODY = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0"
+SECRETS = {  # the text, and a part of it that must never be stored
+    "postgres URL": ("DATABASE_URL=postgres://app:s3cr3tpw@db.internal/app", "s3cr3tpw"),
+    "short URL password": ("mysql://root:pw@10.0.0.5/shop", ":pw@"),
+    "npm": ("//registry.npmjs.org/:_authToken=npm_" + "aB3dE5gH7j" * 3 + "kL9mN0", "npm_aB3dE5"),
+    "PyPI": ("password = pypi-AgEIcHlwaS5vcmc" + "Q2x1" * 15, "pypi-AgEI"),
+    "Hugging Face": ("HF token hf_" + "qWeRtYuIoPaSdFgHjKlZxCvBnM1234", "hf_qWeRtY"),
+    "Stripe": ("stripe sk_live_" + "51Hx" * 6, "sk_live_51Hx"),
+    "Google": ("key AIza" + "SyB3" * 8 + "xyz", "AIzaSyB3"),
+    "Google OAuth": ("GOCSPX-" + "k2J9" * 7, "GOCSPX-k2J9"),
+    "Azure": ("AccountKey=" + "Zm9vYmFy" * 11 + "==", "Zm9vYmFyZm9v"),
+    "JWT": ("Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+            "dozjgNryP4J3"),
+    "env quoted": ('DB_PASSWORD="correct horse"', "correct horse"),
+    "env unquoted short": ("export API_TOKEN=q9", "=q9"),
+    "secret assignment": ("client_secret: 'Xk9-2ndQ_77pLm'", "Xk9-2ndQ"),
+    "private key": ("-----BEGIN RSA PRIVATE KEY-----\n" + PRIVATE_KEY_BODY + "\n" + PRIVATE_KEY_BODY[::-1]
+                    + "\n-----END RSA PRIVATE KEY-----", PRIVATE_KEY_BODY[:30]),
+    "unterminated key": ("-----BEGIN OPENSSH PRIVATE KEY-----\n" + PRIVATE_KEY_BODY + "\n" + PRIVATE_KEY_BODY,
+                         PRIVATE_KEY_BODY[:30]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECRETS))
+def test_every_secret_form_is_refused_by_add_and_edit(mem: Path, name: str):
+    text, part = SECRETS[name]
+    result = run("add", "dev", "lessons", text, cwd=mem)
+    assert result.returncode == 1 and "secret" in result.stderr and part not in result.stderr
+    assert not (mem / ".memory" / "dev" / "lessons.md").exists()
+    entry = run("add", "dev", "lessons", "harmless", cwd=mem, check=True).stdout.strip()
+    result = run("edit", "dev", entry, text, cwd=mem)
+    assert result.returncode == 1 and part not in (mem / ".memory" / "dev" / "lessons.md").read_text()
+
+
+def test_checkpoint_redacts_every_secret_wholly(mem: Path):
+    messages = []
+    for name, (text, _) in sorted(SECRETS.items()):
+        messages += [{"role": "user", "text": f"here is the {name}:\n{text}\nthanks"}, {"role": "agent", "text": "ok"}]
+    messages[-1] = {"role": "agent", "text": "We decided to keep " + SECRETS["private key"][0] + " in the vault."}
+    result = run("checkpoint", "dev", "-", "--close", cwd=mem, input=json.dumps(messages), check=True)
+    assert "redacted" in result.stderr + result.stdout
+    stored = "".join(p.read_text() for p in (mem / ".memory").rglob("*") if p.is_file())
+    block = run("inject", "dev", "vault key", cwd=mem, check=True).stdout
+    for name, (_, part) in SECRETS.items():
+        assert part not in stored, f"{name} leaked into .memory"
+        assert part not in block, f"{name} leaked into the block"
+    assert "thanks" in (mem / ".memory" / "conversations" / "dev.jsonl").read_text(), "the rest of a message stays"
+
+
+def test_ordinary_developer_prose_is_never_taken_for_a_secret():
+    from memcli import secret_scan
+
+    from .conftest import FIXTURES
+
+    lines = [line for line in (FIXTURES / "dev-prose.txt").read_text().splitlines() if line.strip()]
+    assert len(lines) >= 250
+    flagged = [(line, secret_scan.describe(secret_scan.scan(line))) for line in lines if secret_scan.scan(line)]
+    assert flagged == []
