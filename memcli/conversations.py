@@ -28,6 +28,7 @@ from memcli.fsutil import warn as _warn
 from memcli.paths import Layout, validate_agent
 
 ROLES = {"assistant": "agent", "ai": "agent", "model": "agent", "bot": "agent", "human": "user"}
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _USER_QUERY = re.compile(r"^\s*<user_query>\s*(.*?)\s*</user_query>\s*$", re.S)
 
 
@@ -40,15 +41,29 @@ def _text_of(content: Any) -> str | None:
     return None
 
 
+MAX_TS = 10**14  # milliseconds: beyond the year 5000 a timestamp is garbage
+
+
+def _clean(text: str) -> str:
+    """Text as memcli stores it: lone surrogates (from JSON's "\\ud800") become U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+
+
 def _timestamp(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
+        if value != value or value in (float("inf"), float("-inf")) or not 0 <= value < MAX_TS:
+            return None  # NaN, Infinity, negative or absurd: no time of its own
         return int(value if value > 1e11 else value * 1000)  # ms, or seconds
     if isinstance(value, str):
         try:
             return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000)
-        except ValueError:
+        except (ValueError, OverflowError, OSError):
             return None
     return None
 
@@ -67,6 +82,7 @@ def normalise_message(raw: Any, where: str) -> dict[str, Any] | None:
         text = _text_of(raw["message"].get("content"))
     if not isinstance(role, str) or not isinstance(text, str):
         raise MemcliError(f"{where}: a message needs a string 'role' and a string 'text'")
+    role, text = _clean(role), _clean(text)
     role = ROLES.get(role.lower(), role.lower())
     if role == "user":
         match = _USER_QUERY.match(text)
@@ -78,11 +94,11 @@ def normalise_message(raw: Any, where: str) -> dict[str, Any] | None:
         if ts is not None:
             message["ts"] = ts
             break
-    if isinstance(raw.get("id"), (str, int)) and str(raw["id"]):
-        message["id"] = str(raw["id"])
+    if isinstance(raw.get("id"), (str, int)) and not isinstance(raw.get("id"), bool) and str(raw["id"]):
+        message["id"] = _clean(str(raw["id"]))[:200]
     for key in ("chatId", "modelId"):
         if isinstance(raw.get(key), str) and raw[key]:
-            message[key] = raw[key]
+            message[key] = _clean(raw[key])[:200]
     return message
 
 
@@ -95,6 +111,8 @@ def parse_conversation(text: str, where: str = "input") -> tuple[list[dict[str, 
     meta: dict[str, Any] = {}
     try:
         data = json.loads(stripped)
+    except RecursionError:
+        raise MemcliError(f"{where}: the JSON is nested too deeply to be a conversation") from None
     except ValueError:
         data = None
         items = []
@@ -103,6 +121,8 @@ def parse_conversation(text: str, where: str = "input") -> tuple[list[dict[str, 
                 continue
             try:
                 items.append(json.loads(line))
+            except RecursionError:
+                raise MemcliError(f"{where}: line {n} is nested too deeply to be a message") from None
             except ValueError:
                 raise MemcliError(f"{where}: not JSON or JSONL (line {n} does not parse)") from None
     if data is not None:
@@ -110,7 +130,7 @@ def parse_conversation(text: str, where: str = "input") -> tuple[list[dict[str, 
             items = data
         elif isinstance(data, dict) and isinstance(data.get("messages"), list):
             items = data["messages"]
-            meta = {k: data[k] for k in ("chatId", "modelId", "agentId") if isinstance(data.get(k), str)}
+            meta = {k: _clean(data[k]) for k in ("chatId", "modelId", "agentId") if isinstance(data.get(k), str)}
             if _timestamp(data.get("savedAt")) is not None:
                 meta["savedAt"] = _timestamp(data.get("savedAt"))
         elif isinstance(data, dict):

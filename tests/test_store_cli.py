@@ -474,3 +474,71 @@ def test_ordinary_developer_prose_is_never_taken_for_a_secret():
     assert len(lines) >= 250
     flagged = [(line, secret_scan.describe(secret_scan.scan(line))) for line in lines if secret_scan.scan(line)]
     assert flagged == []
+
+
+# ---------------------------------------------------------------- bad input: one line, never an internal error
+BAD_CONVERSATIONS = {
+    "NaN timestamp": '[{"role": "user", "text": "x", "ts": NaN}]',
+    "Infinity timestamp": '[{"role": "user", "text": "x", "ts": Infinity}]',
+    "huge timestamp": '[{"role": "user", "text": "x", "ts": 1e400}]',
+    "lone surrogate": '[{"role": "user", "text": "a\\ud800b", "chatId": "\\udfff"}]',
+    "deep nesting": "[" * 100_000 + "]" * 100_000,
+    "deep JSONL line": '{"role": "user", "text": "x"}\n' + "[" * 100_000 + "]" * 100_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_CONVERSATIONS))
+def test_hostile_conversations_never_cause_an_internal_error(mem: Path, name: str):
+    result = run("checkpoint", "dev", "-", cwd=mem, input=BAD_CONVERSATIONS[name])
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) <= 1
+    assert run("inject", "dev", "x", cwd=mem).returncode == 0
+    assert run("search", "x", cwd=mem).returncode == 0
+
+
+def _run_bytes(args: list[str], cwd: Path, data: bytes) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "memcli", *args], cwd=cwd, input=data, capture_output=True,
+                          env=clean_env(), timeout=60)
+
+
+@pytest.mark.parametrize("data", [b"\x7fELF\x02\x01\x00\x00binary", b"caf\xe9 latin-1", b"nul \x00 inside"])
+def test_binary_or_latin1_stdin_is_refused_in_one_line(mem: Path, data: bytes):
+    for args in (["add", "dev", "lessons", "-"], ["checkpoint", "dev", "-"]):
+        result = _run_bytes(args, mem, data)
+        err = result.stderr.decode()
+        assert result.returncode == 1 and len(err.strip().splitlines()) == 1 and "internal error" not in err, args
+    assert not (mem / ".memory" / "dev").exists() and not (mem / ".memory" / "conversations" / "dev.jsonl").exists()
+
+
+def test_an_empty_conversation_keeps_the_checkpoint(mem: Path):
+    run("checkpoint", "dev", "-", cwd=mem, input='[{"role": "user", "text": "keep me"}]', check=True)
+    result = run("checkpoint", "dev", "-", cwd=mem, input="[]")
+    assert result.returncode == 0 and "no messages" in result.stderr
+    assert json.loads(run("recover", "dev", "--json", cwd=mem, check=True).stdout)["messages"][0]["text"] == "keep me"
+
+
+@pytest.mark.parametrize("args", [
+    ["search", "x", "--limit", "0"], ["search", "x", "--limit", str(10**20)], ["inject", "dev", "x", "--budget", "abc"],
+    ["list", "-n", "abc"], ["add", "dev", "lessons", "x", "--bogus"], ["add"], ["nosuchcommand"],
+])
+def test_usage_errors_are_one_line(mem: Path, args: list[str]):
+    result = run(*args, cwd=mem)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert result.stderr.startswith("memcli: error: ") and "--help" in result.stderr
+
+
+def test_odd_files_in_the_tree_give_clear_errors(mem: Path, tmp_path: Path):
+    (mem / ".memory" / "config.toml").mkdir()
+    result = run("list", cwd=mem)
+    assert result.returncode == 1 and "is a folder" in result.stderr and "internal error" not in result.stderr
+    assert run("inject", "dev", "x", cwd=mem).returncode == 0
+    (mem / ".memory" / "config.toml").rmdir()
+    (mem / ".memory" / "Dev").mkdir()  # not a valid agent id: left alone, never an error
+    assert run("search", "x", cwd=mem).returncode == 0 and run("list", cwd=mem).returncode == 0
+    repo = tmp_path / "binrepo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    (repo / ".gitignore").write_bytes(b"\x00\xff\xfe")
+    result = run("init", cwd=repo)
+    assert result.returncode == 1 and ".gitignore" in result.stderr and not (repo / ".memory").exists()
+    assert run("add", "dev", "lessons", b"caf\xe9".decode("utf-8", "surrogateescape"), cwd=mem).returncode == 1

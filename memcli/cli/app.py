@@ -36,7 +36,7 @@ class SuggestingGroup(typer.core.TyperGroup):
             visible = [c for c in self.list_commands(ctx) if not self.get_command(ctx, c).hidden]
             close = difflib.get_close_matches(name, visible, n=1, cutoff=0.5)
             hint = f" Did you mean {close[0]!r}?" if close else ""
-            ctx.fail(f"No such command {name!r}.{hint} See 'memcli --help'.")
+            ctx.fail(f"No such command {name!r}.{hint}")
         return super().resolve_command(ctx, args)
 
 
@@ -80,9 +80,33 @@ for module in (checkpoint, recover, compact, migrate, resolve, status):
 
 
 def run(argv: list[str]) -> int:
-    """Run the Typer app; MemcliError and other exceptions are handled by ``memcli.main``."""
+    """Run the Typer app; MemcliError and other exceptions are handled by ``memcli.main``.
+
+    A usage error is one line on stderr (exit 2) that names the command's --help, not
+    Click's three-line block.
+    """
+    import sys
+
+    from typer._click import exceptions as click_errors
+
     try:
-        app(args=argv, prog_name="memcli", standalone_mode=True)
+        result = app(args=argv, prog_name="memcli", standalone_mode=False)
+    except click_errors.NoArgsIsHelpError as exc:
+        sys.stdout.write(exc.ctx.get_help() + "\n")
+        return 0
+    except click_errors.UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx is not None else "memcli"
+        message = " ".join(exc.format_message().split())
+        sys.stderr.write(f"memcli: error: {message} (see '{where} --help')\n")
+        return exc.exit_code
+    except click_errors.ClickException as exc:
+        sys.stderr.write(f"memcli: error: {' '.join(exc.format_message().split())}\n")
+        return exc.exit_code
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    return 0
+    except Exception as exc:
+        if type(exc).__name__ == "Abort":
+            sys.stderr.write("memcli: aborted\n")
+            return 1
+        raise
+    return result if isinstance(result, int) else 0

@@ -56,13 +56,35 @@ def edit_in_editor(initial: str, suffix: str = ".md") -> str:
     return text[:-1] if text.endswith("\n") else text
 
 
+def decode_text(data: bytes, where: str) -> str:
+    """Bytes from a user (stdin, a file) as text: UTF-8 with no NUL, else one clear error."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MemcliError(f"{where} is not UTF-8 text (byte {exc.start}); nothing written") from None
+    if "\x00" in text:
+        raise MemcliError(f"{where} holds NUL bytes (binary data?); nothing written")
+    return text
+
+
+def check_argument_text(text: str, where: str = "TEXT") -> str:
+    """A command-line argument that was not valid UTF-8 arrives with lone surrogates: refuse it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MemcliError(f"{where} is not UTF-8 text; nothing written") from None
+    if "\x00" in text:
+        raise MemcliError(f"{where} holds NUL bytes; nothing written")
+    return text
+
+
 def read_text_argument(text: str | None, initial: str = "") -> str:
     """TEXT as given, stdin for '-', or $EDITOR when neither is given on a terminal."""
     if text == "-":
-        data = sys.stdin.read()
+        data = decode_text(sys.stdin.buffer.read(), "standard input")
         return data[:-1] if data.endswith("\n") else data
     if text is not None:
-        return text
+        return check_argument_text(text)
     if not output.is_interactive():
         raise MemcliError("no text given: pass TEXT, or '-' to read standard input ($EDITOR opens only on a terminal)")
     return edit_in_editor(initial)

@@ -48,7 +48,7 @@ def parse(spec: CommandSpec, args: list[str]) -> dict[str, Any] | None:
                 value = int(attached)
             except ValueError:
                 return None
-            if param.min is not None and value < param.min:
+            if (param.min is not None and value < param.min) or (param.max is not None and value > param.max):
                 return None
         if param.choices and value not in param.choices:
             return None
@@ -99,6 +99,8 @@ def typer_command(spec: CommandSpec, impl):
             extra["metavar"] = p.metavar
         if p.min is not None:
             extra["min"] = p.min
+        if p.max is not None:
+            extra["max"] = p.max
         if p.choices:
             extra["callback"] = _choice_check(p.choices, p.flags[0])
         if p.kind == "arguments":

@@ -14,9 +14,10 @@ class Param:
 
     def __init__(self, name: str, kind: str, flags: tuple[str, ...] = (), type: type = str, default=None,
                  help: str = "", metavar: str | None = None, min: int | None = None,
-                 choices: tuple[str, ...] | None = None, required: bool = False):
+                 choices: tuple[str, ...] | None = None, required: bool = False, max: int | None = None):
         self.name, self.kind, self.flags, self.type, self.default = name, kind, flags, type, default
         self.help, self.metavar, self.min, self.choices, self.required = help, metavar, min, choices, required
+        self.max = max
 
 
 class CommandSpec:
@@ -40,7 +41,8 @@ SEARCH = CommandSpec(
         Param("query", "arguments", help="Words to search for.", metavar="QUERY...", required=True),
         Param("agent", "option", ("--agent", "-a"), help="Only this agent's entries.", metavar="AGENT"),
         Param("category", "option", ("--category", "-c"), help="Only this category.", metavar="CATEGORY"),
-        Param("limit", "option", ("--limit", "-n"), int, None, "At most N results [default: 10].", "N", min=1),
+        Param("limit", "option", ("--limit", "-n"), int, None, "At most N results [default: 10].", "N", min=1,
+              max=1_000_000),
         Param("as_json", "flag", ("--json",), bool, False, "Print a JSON array of results."),
     ),
 )
@@ -61,7 +63,8 @@ INJECT = CommandSpec(
     params=(
         Param("agent", "argument", help="Agent id.", metavar="AGENT", required=True),
         Param("command", "argument", help="What the agent is asked to do ('-' reads stdin).", metavar="[COMMAND]"),
-        Param("budget", "option", ("--budget", "-b"), int, None, "Token budget [default: 2000].", "TOKENS", min=1),
+        Param("budget", "option", ("--budget", "-b"), int, None, "Token budget [default: 2000].", "TOKENS", min=1,
+              max=10_000_000),
         Param("fmt", "option", ("--format", "-f"), str, "text", "Output format.", "text|json", choices=("text", "json")),
         Param("explain", "flag", ("--explain",), bool, False, "Tell on stderr what was chosen and what was cut."),
         Param("instructions", "flag", ("--instructions",), bool, False,

@@ -44,14 +44,17 @@ def command(
     if file in (None, "-"):
         if file is None and sys.stdin.isatty():
             raise MemcliError("no conversation given: pass FILE, or pipe it on standard input")
-        text, where = sys.stdin.read(), "stdin"
+        text, where = common.decode_text(sys.stdin.buffer.read(), "standard input"), "stdin"
     else:
         try:
-            with open(file, encoding="utf-8") as handle:
-                text, where = handle.read(), file
-        except (OSError, UnicodeDecodeError) as exc:
-            raise MemcliError(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}") from None
+            with open(file, "rb") as handle:
+                text, where = common.decode_text(handle.read(), file), file
+        except OSError as exc:
+            raise MemcliError(f"cannot read {file}: {exc.strerror or exc}") from None
     messages, meta = conversations.parse_conversation(text, where)
+    if not messages:
+        output.warn(f"{where}: the conversation has no messages; nothing saved (the checkpoint is kept as it was)")
+        return
     result = checkpoint.save(
         store, agent, messages, chat_id or meta.get("chatId"), model_id or meta.get("modelId"), close, output.warn,
         redact=not allow_secret,
