@@ -49,6 +49,7 @@ class CompactReport:
     dryRun: bool = False
     skipped: bool = False
     actions: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # what was left as it is, and why
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -92,7 +93,7 @@ def _processed_ids(store: Store) -> set[str]:
 
 
 def _step_conversations(store: Store, report: CompactReport, dry: bool) -> None:
-    layout, config = store.layout, store.config
+    layout = store.layout
     folder = layout.conversations
     if not folder.is_dir():
         return
@@ -104,65 +105,107 @@ def _step_conversations(store: Store, report: CompactReport, dry: bool) -> None:
             store.check(agent)
         except MemcliError:
             continue  # not an agent's conversation (a name memcli would refuse)
-        jsonl_only = conversations.read_conversation(layout, agent, legacy=False)
-        trimmed = conversations.trimmed_ids(layout, agent)
-        keep = config.compact_keep_messages
-        if len(jsonl_only) > keep:
-            old, recent = jsonl_only[:-keep], jsonl_only[-keep:]
-            report.conversationsTrimmed += 1
-            report.actions.append(f"trim conversations/{agent}.jsonl: {len(old)} older messages removed")
-            fresh = [m for m in old if m["id"] not in processed]
-            insights = extract.extract(fresh, config.extract_max_items, config.extract_chars)
-            for category, items in (("decisions", insights.decisions), ("lessons", insights.lessons)):
-                known = _known_lines(store, agent, category)
-                new = [i for i in items if extract.dedupe_key(i) not in known]
-                if new:
-                    report.insightsExtracted += len(new)
-                    report.actions.append(f"extract {len(new)} {category} for {agent}")
-                    if not dry:
-                        store.add(agent, category, "\n".join(f"- {i}" for i in new), [COMPACTED, "auto-extract"])
-            agent_msgs = [m for m in old if m.get("role") == "agent"][-3:]
-            if agent_msgs and not dry:
-                preview = "\n- ".join(" ".join(m["text"].split())[:150] for m in agent_msgs)
-                body = f"Session compacted ({len(old)} msgs removed):\n- {preview}"
-                store.add(agent, "handoffs", body, [COMPACTED, "auto-handoff"])
-            processed.update(m["id"] for m in old)
-            if not dry:
-                conversations.write_conversation(layout, agent, recent, trimmed | {m["id"] for m in old})
-        else:
-            if conversations.serialize(jsonl_only, trimmed) != path.read_bytes():
-                report.filesNormalised += 1
-                report.actions.append(f"tidy conversations/{agent}.jsonl (duplicate or unordered lines)")
-                if not dry:
-                    conversations.write_conversation(layout, agent, jsonl_only, trimmed)
+        try:
+            with store.lock():  # one agent at a time: other writers get their turn in between
+                _compact_conversation(store, agent, path, processed, report, dry)
+        except MemcliError as exc:
+            report.problems.append(f"conversations/{agent}.jsonl: {exc.message}; left as it is")
     if len(processed) != processed_before and not dry:
         atomic_write(layout.state / "processed-messages.json", json.dumps(sorted(processed)), layout.memory)
 
 
-def _step_cap(store: Store, report: CompactReport, dry: bool) -> None:
+def _compact_conversation(store: Store, agent: str, path, processed: set[str], report: CompactReport,
+                          dry: bool) -> None:
+    layout, config = store.layout, store.config
+    raw = read_inside(path, layout.memory) or b""
+    stored = conversations.parse_jsonl(raw)
+    unique: dict[str, dict] = {}
+    for m in stored.messages:
+        if m["id"] not in stored.trimmed:
+            unique.setdefault(m["id"], m)
+    jsonl_only = sorted(unique.values(), key=lambda m: (m.get("ts") or 0, m.get("seq") or 0))
+    if stored.other:
+        report.problems.append(f"conversations/{agent}.jsonl: kept {len(stored.other)} line"
+                               f"{'s' if len(stored.other) > 1 else ''} that {'are' if len(stored.other) > 1 else 'is'}"
+                               " not a message, as it was")
+    keep = config.compact_keep_messages
+    if len(jsonl_only) > keep:
+        old, recent = jsonl_only[:-keep], jsonl_only[-keep:]
+        report.conversationsTrimmed += 1
+        report.actions.append(f"trim conversations/{agent}.jsonl: {len(old)} older messages removed")
+        fresh = [m for m in old if m["id"] not in processed]
+        insights = extract.extract(fresh, config.extract_max_items, config.extract_chars)
+        for category, items in (("decisions", insights.decisions), ("lessons", insights.lessons)):
+            known = _known_lines(store, agent, category)
+            new = [i for i in items if extract.dedupe_key(i) not in known]
+            if new:
+                report.insightsExtracted += len(new)
+                report.actions.append(f"extract {len(new)} {category} for {agent}")
+                if not dry:
+                    store.add(agent, category, "\n".join(f"- {i}" for i in new), [COMPACTED, "auto-extract"])
+        agent_msgs = [m for m in old if m.get("role") == "agent"][-3:]
+        if agent_msgs and not dry:
+            preview = "\n- ".join(" ".join(m["text"].split())[:150] for m in agent_msgs)
+            body = f"Session compacted ({len(old)} msgs removed):\n- {preview}"
+            store.add(agent, "handoffs", body, [COMPACTED, "auto-handoff"])
+        processed.update(m["id"] for m in old)
+        if not dry:
+            conversations.write_conversation(layout, agent, recent, stored.trimmed | {m["id"] for m in old},
+                                             stored.other)
+    elif conversations.serialize(jsonl_only, stored.trimmed, stored.other) != raw:
+        report.filesNormalised += 1
+        report.actions.append(f"tidy conversations/{agent}.jsonl (duplicate or unordered lines)")
+        if not dry:
+            conversations.write_conversation(layout, agent, jsonl_only, stored.trimmed, stored.other)
+
+
+def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tuple[str, str]]) -> None:
     config = store.config
     for agent in store.agents():
         for category in store.categories:
-            entries = store.read(agent, category)
-            summaries = [e for e in entries if _is_summary(e)]
-            pinned = [e for e in entries if not _is_summary(e) and vault.open_tasks(e.body)]
-            candidates = [e for e in entries if not _is_summary(e) and not vault.open_tasks(e.body)]
-            if len(candidates) + len(pinned) <= config.compact_category_cap:
+            if (agent, category) in unreadable:
                 continue
-            keep_n = max(0, config.compact_category_keep - len(pinned))
-            kept, old = candidates[:keep_n], candidates[keep_n:]
-            if not old:
+            summarised: list[int] = []
+
+            def change(entries: list[Entry]) -> list[Entry] | None:
+                summaries = [e for e in entries if _is_summary(e)]
+                pinned = [e for e in entries if not _is_summary(e) and vault.open_tasks(e.body)]
+                candidates = [e for e in entries if not _is_summary(e) and not vault.open_tasks(e.body)]
+                candidates.sort(key=lambda e: e.id, reverse=True)
+                summarised.clear()
+                if len(candidates) + len(pinned) <= config.compact_category_cap:
+                    return None
+                keep_n = max(0, config.compact_category_keep - len(pinned))
+                kept, old = candidates[:keep_n], candidates[keep_n:]
+                if not old:
+                    return None
+                summarised.append(len(old))
+                if dry:
+                    return None
+                lines = [f"- [{e.header_date}] {' '.join(e.body.split())[:200]}" for e in old]
+                # The summary takes the date of the newest entry it holds, so it never counts as new.
+                newest = max(old, key=lambda e: e.id)
+                summary = Entry(None, None, [COMPACTED], f"Compacted {len(old)} older entries:\n" + "\n".join(lines))
+                summary.id = _free_id_below(newest.id, {e.id for e in entries})
+                summary.date = newest.header_date or None
+                return sorted([summary, *kept, *pinned, *summaries], key=lambda e: e.id or 0, reverse=True)
+
+            try:
+                store.transform(agent, category, change)
+            except MemcliError as exc:
+                report.problems.append(f"{agent}/{category}.md: {exc.message}; not capped")
                 continue
-            report.vaultEntriesMerged += len(old)
-            report.actions.append(f"cap {agent}/{category}: {len(old)} older entries summarised into one")
-            if dry:
-                continue
-            lines = [f"- [{e.header_date}] {' '.join(e.body.split())[:200]}" for e in old]
-            summary = Entry(None, None, [COMPACTED], f"Compacted {len(old)} older entries:\n" + "\n".join(lines))
-            with store.lock():
-                summary.id = store._new_id({e.id for e in entries if e.id is not None})
-                final = sorted([summary, *kept, *pinned, *summaries], key=lambda e: e.id or 0, reverse=True)
-                store._write(agent, category, final)
+            if summarised:
+                report.vaultEntriesMerged += summarised[0]
+                report.actions.append(f"cap {agent}/{category}: {summarised[0]} older entries summarised into one")
+
+
+def _free_id_below(start: int, used: set[int]) -> int:
+    """An id just above the newest summarised entry's, free in the file: the summary sorts where its entries were."""
+    candidate = start + 1
+    while candidate in used:
+        candidate += 1
+    return candidate
 
 
 def _is_summary(e: Entry) -> bool:
@@ -174,14 +217,18 @@ def _step_checkpoints(store: Store, report: CompactReport, dry: bool) -> None:
     if not folder.is_dir():
         return
     now = int(time.time() * 1000)
+    max_age = store.config.checkpoint_max_age_days * sessions.DAY_MS
     for path in sorted(folder.glob("*.json")):
         data = sessions.read_checkpoint(path, store.layout.memory)
-        stale = data is None or sessions.checkpoint_age_ms(data, now) > store.config.checkpoint_max_age_days * sessions.DAY_MS
-        if stale:
-            report.checkpointsCleaned += 1
-            report.actions.append(f"delete {'corrupt' if data is None else 'stale'} checkpoint {path.name}")
-            if not dry:
-                remove(path, store.layout.memory)
+        if data is not None and sessions.checkpoint_age_ms(data, now) <= max_age:
+            continue
+        report.checkpointsCleaned += 1
+        report.actions.append(f"delete {'corrupt' if data is None else 'stale'} checkpoint {path.name}")
+        if not dry:
+            with store.lock():  # a checkpoint saved meanwhile is fresh: keep it
+                data = sessions.read_checkpoint(path, store.layout.memory)
+                if data is None or sessions.checkpoint_age_ms(data, now) > max_age:
+                    remove(path, store.layout.memory)
 
 
 def _step_legacy(store: Store, report: CompactReport, dry: bool) -> None:
@@ -197,41 +244,52 @@ def _step_legacy(store: Store, report: CompactReport, dry: bool) -> None:
 
 
 def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> CompactReport:
+    """Compact the memory.  No lock is held for the whole run: each file is prepared without it
+    and written under it only if nothing changed meanwhile, so writers and readers never wait
+    long.  A file that cannot be read is left as it is and reported in ``problems``."""
     report = CompactReport(dryRun=dry_run)
     store.layout.require()
     if if_due and not is_due(store):
         report.skipped = True
         return report
-    with store.lock():
-        _step_checkpoints(store, report, dry_run)
-        _step_conversations(store, report, dry_run)
-        files = [(a, c) for a in store.agents() for c in store.categories]
-        for agent, category in progress(files, "tidying vault files"):  # before capping: counts stay right
+    _step_checkpoints(store, report, dry_run)
+    _step_conversations(store, report, dry_run)
+    files = [(a, c) for a in store.agents() for c in store.categories]
+    unreadable: set[tuple[str, str]] = set()
+    for agent, category in progress(files, "tidying vault files"):  # before capping: counts stay right
+        try:
             counts = store.normalise(agent, category, dry_run)
-            report.duplicatesDropped += counts["duplicates"]
-            report.idsRenumbered += counts["renumbered"]
-            report.removedEntriesDropped += counts["removed"]
-            if counts["changed"]:
-                report.filesNormalised += 1
-                report.actions.append(f"tidy {agent}/{category}.md")
-        for agent in store.agents():  # memcli 0.1's removal records: folded into the files above
-            legacy = store.layout.removed_file(agent)
-            if legacy.is_file():
-                report.actions.append(f"delete {agent}/.removed (its removals are applied to the vault files)")
-                if not dry_run:
+        except MemcliError as exc:
+            unreadable.add((agent, category))
+            report.problems.append(f"{agent}/{category}.md: {exc.message}; left as it is")
+            continue
+        report.duplicatesDropped += counts["duplicates"]
+        report.idsRenumbered += counts["renumbered"]
+        report.removedEntriesDropped += counts["removed"]
+        if counts["changed"]:
+            report.filesNormalised += 1
+            report.actions.append(f"tidy {agent}/{category}.md")
+    for agent in store.agents():  # memcli 0.1's removal records: folded into the files above
+        legacy = store.layout.removed_file(agent)
+        if legacy.is_file() and not any(a == agent for a, _ in unreadable):
+            report.actions.append(f"delete {agent}/.removed (its removals are applied to the vault files)")
+            if not dry_run:
+                with store.lock():
                     remove(legacy, store.layout.memory)
-        _step_cap(store, report, dry_run)
-        _step_legacy(store, report, dry_run)
-        if not dry_run:
-            from memcli.index import SearchIndex
+    _step_cap(store, report, dry_run, unreadable)
+    _step_legacy(store, report, dry_run)
+    if not dry_run:
+        from memcli.index import SearchIndex
 
-            try:
-                SearchIndex(store).ensure_fresh()
-                report.indexRebuilt = True
-            except Exception as exc:  # the index is a cache: report, never fail compaction for it
-                report.actions.append(f"index not updated: {exc}")
-        report.timestamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-        if not dry_run:
-            log = {k: v for k, v in report.to_json().items() if k not in ("actions", "dryRun", "skipped")}
-            atomic_write(store.layout.state / LOG, json.dumps(log, indent=2) + "\n", store.layout.memory)
+        try:
+            left = SearchIndex(store).ensure_fresh(lock_timeout=store.config.vault_lock_timeout, progress=True)
+            report.indexRebuilt = not left
+            if left:
+                report.problems.append("the search index was not updated (another memcli process held the lock)")
+        except Exception as exc:  # the index is a cache: report, never fail compaction for it
+            report.problems.append(f"the search index was not updated: {exc}")
+    report.timestamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    if not dry_run:
+        log = {k: v for k, v in report.to_json().items() if k not in ("actions", "dryRun", "skipped")}
+        atomic_write(store.layout.state / LOG, json.dumps(log, indent=2) + "\n", store.layout.memory)
     return report

@@ -168,38 +168,61 @@ def conversation_path(layout: Layout, agent: str) -> Path:
     return layout.conversations / f"{validate_agent(agent)}.jsonl"
 
 
-def _jsonl(layout: Layout, agent: str, warn=None) -> tuple[list[dict[str, Any]], set[str]]:
-    """The JSONL file's messages (as stored) and the ids that compaction trimmed."""
+class Stored:
+    """What a conversation file holds: messages, ids that compaction trimmed, and lines that are
+    neither (a half-merged line, text typed by hand): those are kept as they are, never dropped."""
+
+    __slots__ = ("messages", "trimmed", "other")
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+        self.trimmed: set[str] = set()
+        self.other: list[bytes] = []
+
+
+def parse_jsonl(data: bytes) -> Stored:
+    """Read a conversation file.  A message without an id (appended by hand) gets one from its content."""
+    stored = Stored()
+    for n, line in enumerate(data.splitlines()):
+        if not line.strip():
+            continue
+        try:
+            m = json.loads(line)
+        except (ValueError, RecursionError):
+            m = None
+        if isinstance(m, dict) and isinstance(m.get("id"), str) and m.get("trimmed") is True:
+            stored.trimmed.add(m["id"])
+            continue
+        if not isinstance(m, dict) or not isinstance(m.get("text"), str) or not isinstance(m.get("role"), str):
+            stored.other.append(line)
+            continue
+        if not isinstance(m.get("id"), str) or not m["id"]:
+            basis = f"{m['role']}\x00{m['text']}\x00{m.get('ts', '')}"
+            m["id"] = hashlib.sha1(basis.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        m.setdefault("seq", n)
+        stored.messages.append(m)
+    return stored
+
+
+def read_stored(layout: Layout, agent: str, warn=None) -> Stored:
     path = conversation_path(layout, agent)
     try:
         data = read_inside(path, layout.memory)
     except OutsideMemory as exc:
         (warn or _warn)(exc.message)
-        return [], set()
-    if data is None:
-        return [], set()
-    lines = data.splitlines()
-    messages, trimmed, bad = [], set(), 0
-    for n, line in enumerate(lines):
-        if not line.strip():
-            continue
-        try:
-            m = json.loads(line)
-            if not isinstance(m, dict) or not isinstance(m.get("id"), str):
-                raise ValueError
-            if m.get("trimmed") is True:
-                trimmed.add(m["id"])
-                continue
-            if not isinstance(m.get("text"), str):
-                raise ValueError
-        except (ValueError, ValueError):
-            bad += 1
-            continue
-        m.setdefault("seq", n)
-        messages.append(m)
-    if bad and warn:
-        warn(f"{path}: skipped {bad} malformed line{'s' if bad > 1 else ''}")
-    return messages, trimmed
+        return Stored()
+    stored = parse_jsonl(data or b"")
+    if stored.other and warn:
+        count = len(stored.other)
+        warn(f"{path}: {count} line{'s' if count > 1 else ''} that {'are' if count > 1 else 'is'} not a message"
+             " (kept as they are; `memcli compact` reports them)")
+    return stored
+
+
+def _jsonl(layout: Layout, agent: str, warn=None) -> tuple[list[dict[str, Any]], set[str]]:
+    """The JSONL file's messages (as stored) and the ids that compaction trimmed."""
+    stored = read_stored(layout, agent, warn)
+    return stored.messages, stored.trimmed
 
 
 def read_conversation(layout: Layout, agent: str, warn=None, legacy: bool = True) -> list[dict[str, Any]]:
@@ -262,17 +285,20 @@ def append_messages(layout: Layout, agent: str, messages: list[dict[str, Any]], 
 
 
 def write_conversation(
-    layout: Layout, agent: str, messages: list[dict[str, Any]], trimmed: set[str] | None = None
+    layout: Layout, agent: str, messages: list[dict[str, Any]], trimmed: set[str] | None = None,
+    other: list[bytes] | None = None,
 ) -> None:
     """Replace an agent's conversation (compaction); call under the memory lock.
 
     ``trimmed`` ids are written as ``{"id", "trimmed": true}`` lines first, so that a
-    re-saved conversation or a merge cannot bring those messages back.
+    re-saved conversation or a merge cannot bring those messages back; ``other`` lines
+    (not messages) are kept at the end, as they were.
     """
-    atomic_write(conversation_path(layout, agent), serialize(messages, trimmed), layout.memory)
+    atomic_write(conversation_path(layout, agent), serialize(messages, trimmed, other), layout.memory)
 
 
-def serialize(messages: list[dict[str, Any]], trimmed: set[str] | None = None) -> bytes:
-    """A conversation file: the trimmed-id lines, then one message a line."""
+def serialize(messages: list[dict[str, Any]], trimmed: set[str] | None = None, other: list[bytes] | None = None) -> bytes:
+    """A conversation file: the trimmed-id lines, one message a line, then lines that are not messages."""
     stubs = [line_bytes({"id": i, "trimmed": True}) + b"\n" for i in sorted(trimmed or ())]
-    return b"".join(stubs) + b"".join(line_bytes(m) + b"\n" for m in messages)
+    return (b"".join(stubs) + b"".join(line_bytes(m) + b"\n" for m in messages)
+            + b"".join(line + b"\n" for line in other or ()))

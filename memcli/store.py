@@ -199,28 +199,57 @@ class Store:
             listener(self, agent, category)
 
     def normalise(self, agent: str, category: str, dry_run: bool = False) -> dict[str, int]:
-        """Tidy what a merge leaves in a vault file: copies, duplicate ids, removed entries, order.
+        """Tidy a vault file: copies, duplicate ids, legacy removals, order (newest first).
 
-        Entries end up newest first, every one with an id marker.  The file is written only
-        if that changes it.  Returns counts of what was (or, dry, would be) changed.
+        Every entry ends up with an id marker (text written by hand keeps its own form).  The
+        file is written only if that changes it, prepared without the lock (``transform``).
+        Returns counts of what was (or, dry, would be) changed.
         """
         path = self.layout.category_file(agent, category)
-        raw = self._read_raw(agent, category)
-        removed = self.removed_ids(agent)
-        visible = [e for e in raw if (category, e.id) not in removed]
-        final, dropped, renumbered = self._clean(visible, renumber=not dry_run)
-        final.sort(key=lambda e: e.id or 0, reverse=True)
-        text = vault.serialize(final)
-        current = read_text(path, self.layout.memory) or ""
-        changed = text != current
-        if changed and not dry_run:
-            self._write(agent, category, final)
-        return {
-            "changed": int(changed),
-            "duplicates": dropped,
-            "renumbered": renumbered,
-            "removed": len(raw) - len(visible),
-        }
+        counts = {"changed": 0, "duplicates": 0, "renumbered": 0, "removed": 0}
+
+        def change(visible: list[Entry]) -> list[Entry] | None:
+            raw = read_vault_file(path, self.layout.memory)
+            final, dropped, renumbered = self._clean([vault.Entry(e.id, e.date, list(e.tags), e.body, e.marked)
+                                                       for e in visible], renumber=False)
+            final.sort(key=lambda e: e.id or 0, reverse=True)
+            current = read_text(path, self.layout.memory) or ""
+            counts.update(changed=int(vault.serialize(final) != current or renumbered > 0), duplicates=dropped,
+                          renumbered=renumbered, removed=len(raw) - len(visible))
+            if not counts["changed"] or dry_run:
+                return None
+            return final
+
+        self.transform(agent, category, change)
+        return counts
+
+    def transform(self, agent: str, category: str, change: Callable[[list[Entry]], list[Entry] | None]) -> bool:
+        """Apply ``change`` to a vault file, preparing it without the lock.
+
+        ``change`` gets the file's entries (legacy removals applied) and returns the new list,
+        or None for no change.  Under the lock the file is read again: if it changed meanwhile
+        (another process, a hand edit), ``change`` runs again on what is there now, so nothing
+        newer is ever overwritten.  Raises VaultFormatError for a file that cannot be read.
+        """
+        path = self.layout.category_file(agent, category)
+
+        def prepare(raw: bytes | None) -> list[Entry] | None:
+            removed = self.removed_ids(agent)
+            entries = [e for e in (parse_vault_bytes(path, raw) if raw else []) if (category, e.id) not in removed]
+            return change(entries)
+
+        before = read_inside(path, self.layout.memory)
+        result = prepare(before)
+        if result is None:
+            return False
+        with self.lock():
+            now = read_inside(path, self.layout.memory)
+            if now != before:
+                result = prepare(now)  # changed meanwhile: again, on the file as it is now
+                if result is None:
+                    return False
+            self._write(agent, category, result)
+        return True
 
     def _rewrite(self, agent: str, category: str, change: Callable[[list[Entry]], list[Entry]]) -> None:
         removed = self.removed_ids(agent)

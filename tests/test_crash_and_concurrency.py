@@ -164,3 +164,64 @@ def test_a_file_dated_in_the_future_is_not_rehashed_on_every_search(mem: Path):
     run("search", "future", cwd=mem, check=True)
     manifest = json.loads((mem / ".memory" / ".vault" / "index" / "memcli-manifest.json").read_text())
     assert manifest["files"]["dev/lessons.md"][1] == path.stat().st_mtime_ns, "recorded, so no re-hash next time"
+
+
+def test_search_and_add_during_a_long_compaction(mem: Path):
+    """compact prepares each file without the lock: a search answers at once, an add gets in."""
+    for agent in ("dev", "qa", "ops", "web"):
+        for c, category in enumerate(("decisions", "lessons", "projects")):
+            entries = [vault.Entry(1_700_000_000_000 + c * 1_000_000 + i, None, [], f"{agent} {category} {i} about queues")
+                       for i in range(4000)]
+            path = mem / ".memory" / agent / f"{category}.md"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(vault.serialize(entries))
+    run("search", "queues", cwd=mem, check=True)
+    compactor = subprocess.Popen([sys.executable, "-m", "memcli", "compact", "--json"], cwd=mem,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    assert compactor.poll() is None, "compaction still running: the test needs it to take a while"
+    started = time.monotonic()
+    result = run("search", "queues", "--json", cwd=mem)
+    searched = time.monotonic() - started
+    added = run("add", "dev", "lessons", "added during the compaction", cwd=mem)
+    out, err = compactor.communicate(timeout=600)
+    assert compactor.returncode == 0, err
+    assert result.returncode == 0 and searched < 5, f"search took {searched:.1f}s during compaction"
+    assert added.returncode == 0, added.stderr
+    new_id = int(added.stdout)
+    assert Store(Layout(mem)).find("dev", new_id).entry.body == "added during the compaction"
+    assert json.loads(out)["vaultEntriesMerged"] > 0
+
+
+def test_transform_never_overwrites_a_newer_file(mem: Path):
+    store = Store(Layout(mem))
+    store.add("dev", "lessons", "first")
+    path = mem / ".memory" / "dev" / "lessons.md"
+    calls = []
+
+    def change(entries):
+        calls.append([e.body for e in entries])
+        if len(calls) == 1:  # while memcli prepares without the lock, someone edits the file
+            path.write_text(path.read_text() + "\nwritten by hand meanwhile\n")
+        return [vault.Entry(e.id, e.date, e.tags + ["tidied"], e.body, e.marked) for e in entries]
+
+    assert store.transform("dev", "lessons", change) is True
+    assert calls[1] == ["first", "written by hand meanwhile"], "prepared again on the newer file"
+    assert [e.body for e in store.read("dev", "lessons")] == ["first", "written by hand meanwhile"]
+
+
+def test_an_unreadable_vault_file_is_reported_and_the_rest_is_compacted(mem: Path):
+    store = Store(Layout(mem))
+    for i in range(35):
+        store.add("dev", "lessons", f"lesson {i}")
+    bad = mem / ".memory" / "dev" / "decisions.md"
+    bad.write_bytes(b"\xff\xfe not utf-8 \x00")
+    run("checkpoint", "dev", "-", cwd=mem, check=True,
+        input=json.dumps([{"role": "user" if i % 2 == 0 else "agent", "text": f"m{i}"} for i in range(30)]))
+    result = run("compact", cwd=mem)
+    assert result.returncode == 0 and "decisions.md" in result.stderr and "internal error" not in result.stderr
+    assert bad.read_bytes() == b"\xff\xfe not utf-8 \x00", "left exactly as it was"
+    assert any(e.body.startswith("Compacted 15 older entries") for e in store.read("dev", "lessons"))
+    assert (mem / ".memory" / ".vault" / "compact-log.json").exists()
+    conversation = (mem / ".memory" / "conversations" / "dev.jsonl").read_text()
+    assert '"m0"' in conversation, "no trimming where the insights could not be stored"

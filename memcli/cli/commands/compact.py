@@ -32,6 +32,9 @@ def command(
 
     store = common.open_store()
     report = compact(store, dry_run=dry_run, if_due=if_due)
+    for problem in report.problems:
+        if not as_json:
+            output.warn(problem)
     if as_json:
         output.print_json(report.to_json())
         return
