@@ -5,13 +5,20 @@
 
 Each trial makes a bare remote and two clones, A and B (``memcli init`` with hooks in
 both), then takes K random steps on a random clone: ``memcli add`` / ``edit`` / ``rm`` /
-``checkpoint``, ``git commit``, ``git pull`` (merge or rebase, chosen per call),
-``git push`` (pull and retry when rejected), a local side branch integrated by merge,
-rebase or cherry-pick, a ``git stash`` / ``stash pop`` of uncommitted memory changes,
-and now and then a deliberately concurrent edit/edit or edit/rm of one entry in both
-clones.  A model tracks what every entry and message should be; at the end both clones
-are synced, compared with the model and with each other, compacted, synced again and
-compared again.
+``checkpoint``, ``git commit`` (sometimes ``--amend`` of an unpushed, non-merge commit),
+``git pull`` (merge, rebase or rebase=merges, set per call), ``git push`` (pull and
+retry when rejected), a local side branch integrated by merge, rebase or cherry-pick,
+a ``git stash`` / ``stash pop`` of uncommitted memory changes, and now and then a
+deliberately concurrent change of one entry in both clones (edit/edit, edit/rm, rm/rm,
+the same edit twice).  Edits and removals otherwise touch only *settled* entries (both
+clones show the latest text).  A model tracks what every entry and message should be;
+at the end both clones are synced, compared with the model and with each other,
+compacted, synced again and compared again.
+
+Trial modes, drawn from the seed unless forced: a third of trials are *compaction-heavy*
+(a committed ``.memory/config.toml`` with tiny caps and a near-zero interval, so the
+pre-commit hook compacts on every commit: trimmed conversations and summaries meet
+merges); a quarter skip ``memcli init`` in B (its first write must register the driver).
 
 Invariants (any breach is a *violation*; the command exits 1):
 
@@ -26,6 +33,9 @@ Invariants (any breach is a *violation*; the command exits 1):
 * every removed entry stays removed; no entry has an empty body;
 * every checkpointed message is in the agent's conversation (or recorded as trimmed
   by compaction);
+* a clone that never ran ``memcli init`` gets the merge driver registered by its first
+  memcli write; memcli says nothing is wrong from a hook or the driver (a ``memcli: …
+  could not …`` / ``… hook: …`` line in git's output is a violation);
 * after the final sync both clones have identical memory files, and after
   ``memcli compact`` (then another sync) all of the above still holds.
 
@@ -68,6 +78,9 @@ WORDS = (
 )
 ENTRY_RE = re.compile(r"\bfzE(\d+)\b")
 MESSAGE_RE = re.compile(r"\bfzM(\d+)\b")
+# What memcli prints from a git hook or the merge driver when something went wrong (its merge notes,
+# "kept both" / "kept the edit", are expected and not counted).
+HOOK_TROUBLE = re.compile(r" hook: |could not|cannot|internal error|error:", re.I)
 GIT_TIMEOUT = 60
 COMPACT_OFTEN = """\
 # merge_fuzz: compaction-heavy trial -- every commit compacts, with tiny caps
@@ -79,20 +92,19 @@ interval_minutes = 0.0001
 """
 MEMCLI_TIMEOUT = 60
 
-# Counters printed per trial and in total.  VIOLATIONS are the ones that must stay 0.
-COUNTERS = (
-    "entries_added", "edits", "removals", "concurrent_edit_edit", "concurrent_edit_rm", "messages_checkpointed",
-    "commits", "pulls_merge", "pulls_rebase", "pushes", "push_rejected", "side_merge", "side_rebase",
-    "side_cherry_pick", "stashes", "conflict_copies", "summarised_entries", "trimmed_messages",
-    "init_changed_tracked",
-    # violations
-    "conflicts", "failed_git", "failed_memcli", "dirty_after_pull", "dirty_after_commit", "lost_entries",
-    "stale_texts", "duplicated_entries", "resurrected_removals", "empty_bodies", "lost_messages", "clones_differ",
+# Counters printed per trial and in total; the VIOLATIONS must all stay 0.
+INFO = (
+    "entries_added", "edits", "removals", "concurrent_edit_edit", "concurrent_edit_rm", "concurrent_rm_rm",
+    "concurrent_same_edit", "messages_checkpointed", "commits", "amends", "pulls_merge", "pulls_rebase", "pushes",
+    "push_rejected", "side_merge", "side_rebase", "side_cherry_pick", "stashes", "conflict_copies",
+    "summarised_entries", "summarised_twice", "trimmed_messages", "init_changed_tracked",
 )
 VIOLATIONS = (
     "conflicts", "failed_git", "failed_memcli", "dirty_after_pull", "dirty_after_commit", "lost_entries",
     "stale_texts", "duplicated_entries", "resurrected_removals", "empty_bodies", "lost_messages", "clones_differ",
+    "driver_missing", "hook_errors",
 )
+COUNTERS = INFO + VIOLATIONS
 
 
 class TrialAborted(Exception):
@@ -108,6 +120,10 @@ class EntryModel:
     version: int = 1
     removed: bool = False
     wild: bool = False  # changed concurrently in both clones: checked with the looser rule
+    # The same edit made in both clones: one text, but two changes that no merge has joined yet, so a
+    # later edit would meet the other clone's copy of it as a concurrent edit.  Checked strictly, never
+    # changed again.
+    frozen: bool = False
     acceptable: set[str] = field(default_factory=set)  # wild: any of these may be present, at least one must
 
     @property
@@ -127,6 +143,7 @@ class TrialResult:
     seed: int
     steps: int
     compact_often: bool
+    b_init: bool
     counts: dict[str, int]
     violations: list[str]
     seconds: float
@@ -138,23 +155,26 @@ class TrialResult:
         return not self.violations and not any(self.counts[k] for k in VIOLATIONS)
 
     def line(self) -> str:
+        """Three lines: the trial, what it did, what it checked."""
         c = self.counts
+        mode = (" (compact often)" if self.compact_often else "") + ("" if self.b_init else " (B without init)")
         return (
-            f"seed {self.seed}{' (compact often)' if self.compact_often else ''}: "
-            f"{'ok' if self.ok else 'VIOLATIONS'} in {self.seconds:.1f}s | "
-            f"added {c['entries_added']}, edits {c['edits']}, removals {c['removals']}, "
-            f"concurrent {c['concurrent_edit_edit']}+{c['concurrent_edit_rm']}, "
-            f"messages {c['messages_checkpointed']} (trimmed {c['trimmed_messages']}), "
-            f"summarised {c['summarised_entries']}, conflict copies {c['conflict_copies']}, commits {c['commits']}, "
-            f"pulls merge/rebase {c['pulls_merge']}/{c['pulls_rebase']}, pushes {c['pushes']} "
-            f"(rejected {c['push_rejected']}), side merge/rebase/pick {c['side_merge']}/{c['side_rebase']}/"
-            f"{c['side_cherry_pick']}, stashes {c['stashes']} | conflicts {c['conflicts']}, "
-            f"lost entries {c['lost_entries']}, stale texts {c['stale_texts']}, "
-            f"duplicated {c['duplicated_entries']}, lost messages {c['lost_messages']}, "
-            f"resurrected {c['resurrected_removals']}, empty bodies {c['empty_bodies']}, "
-            f"failed git {c['failed_git']}, failed memcli {c['failed_memcli']}, "
-            f"dirty after pull {c['dirty_after_pull']}, dirty after commit {c['dirty_after_commit']}, "
-            f"clones differ {c['clones_differ']}"
+            f"seed {self.seed}{mode}: {'ok' if self.ok else 'VIOLATIONS'} in {self.seconds:.1f}s, {self.steps} steps\n"
+            f"  did: added {c['entries_added']}, edits {c['edits']}, removals {c['removals']}, concurrent "
+            f"edit/edit {c['concurrent_edit_edit']} edit/rm {c['concurrent_edit_rm']} rm/rm {c['concurrent_rm_rm']} "
+            f"same-edit {c['concurrent_same_edit']}, messages checkpointed {c['messages_checkpointed']}, "
+            f"commits {c['commits']} (+{c['amends']} amends), pulls merge {c['pulls_merge']} rebase {c['pulls_rebase']}, "
+            f"pushes {c['pushes']} (rejected {c['push_rejected']}), side branches merge {c['side_merge']} "
+            f"rebase {c['side_rebase']} cherry-pick {c['side_cherry_pick']}, stashes {c['stashes']}; seen: "
+            f"conflict copies {c['conflict_copies']}, summarised entries {c['summarised_entries']} (in two "
+            f"summaries {c['summarised_twice']}), trimmed "
+            f"messages {c['trimmed_messages']}\n"
+            f"  violations: conflicts {c['conflicts']}, lost entries {c['lost_entries']}, stale texts "
+            f"{c['stale_texts']}, duplicated {c['duplicated_entries']}, lost messages {c['lost_messages']}, "
+            f"resurrected removals {c['resurrected_removals']}, empty bodies {c['empty_bodies']}, failed git "
+            f"{c['failed_git']}, failed memcli {c['failed_memcli']}, dirty after pull {c['dirty_after_pull']}, "
+            f"dirty after commit {c['dirty_after_commit']}, clones differ {c['clones_differ']}, driver missing "
+            f"{c['driver_missing']}, hook errors {c['hook_errors']}"
         )
 
 
@@ -168,12 +188,16 @@ class Clone:
 
 class Trial:
     def __init__(self, seed: int, steps: int, workdir: Path, verbose: bool = False,
-                 compact_often: bool | None = None):
+                 compact_often: bool | None = None, b_init: bool | None = None):
         self.seed, self.steps, self.workdir, self.verbose = seed, steps, Path(workdir), verbose
         self.rng = random.Random(seed)
         # Compaction-heavy trials: tiny caps and every commit compacts (pre-commit hook), so trimmed
         # conversations and summarised categories meet merges.  A third of trials unless told.
-        self.compact_often = self.rng.random() < 1 / 3 if compact_often is None else compact_often
+        often, with_init = self.rng.random() < 1 / 3, self.rng.random() < 3 / 4  # drawn either way
+        self.compact_often = often if compact_often is None else compact_often
+        # B runs `memcli init` (hooks and all) in three trials out of four; otherwise its first memcli
+        # write must register the merge driver on its own, and B has no hooks.
+        self.b_init = with_init if b_init is None else b_init
         self.counts = dict.fromkeys(COUNTERS, 0)
         self.violations: list[str] = []
         self.log: list[str] = []
@@ -239,6 +263,9 @@ class Trial:
         where = clone.path if isinstance(clone, Clone) else clone
         result = self._run(["git", *args], where, input, GIT_TIMEOUT)
         output = result.stdout + result.stderr
+        for line in output.splitlines():  # memcli in a hook or the merge driver saying something failed
+            if line.startswith("memcli:") and HOOK_TROUBLE.search(line) or "Traceback" in line:
+                self.violate("hook_errors", f"[{getattr(clone, 'name', where.name)}] git {' '.join(args)}: {line}")
         if "CONFLICT" in output or (integrate and result.returncode != 0):
             self.violate("conflicts", f"[{getattr(clone, 'name', where.name)}] git {' '.join(args)} "
                                       f"(rc={result.returncode}):\n{output.strip()}")
@@ -287,7 +314,7 @@ class Trial:
         snaps = [self.snapshot(c)[0] for c in self.clones]
         out = []
         for model in self.entries.values():
-            if model.removed or model.wild:
+            if model.removed or model.wild or model.frozen:
                 continue
             if all(len(s.get(model.n, [])) == 1 and s[model.n][0][2].body == model.text
                    and s[model.n][0][:2] == (model.agent, model.category) for s in snaps):
@@ -364,15 +391,38 @@ class Trial:
         self.counts["messages_checkpointed"] += len(batch)
 
     def op_concurrent(self, _clone: Clone) -> None:
-        """One settled entry changed in both clones before either syncs: edit/edit or edit/rm."""
+        """One settled entry changed in both clones before either syncs.
+
+        edit/edit (different texts: memcli keeps both, so at least one must be there), edit/rm
+        (the edit wins), rm/rm (gone), or the same edit on both sides (there once).
+        """
         candidates = self.settled()
         if not candidates:
             return self.no_candidate(_clone)
         model = self.rng.choice(candidates)
         first, second = self.rng.sample(self.clones, 2)
+        kind = self.rng.choice(("edit/edit", "edit/edit", "edit/rm", "rm/rm", "same edit"))
+        self.log.append(f"# concurrent {kind} of {model.token}: {first} then {second}")
+        if kind == "rm/rm":
+            for clone in (first, second):
+                self.memcli(clone, "rm", model.agent, str(self.entry_id(clone, model)), "--yes")
+            model.removed = True
+            self.counts["removals"] += 2
+            self.counts["concurrent_rm_rm"] += 1
+            return
+        if kind == "same edit":
+            old_id = {c.name: self.entry_id(c, model) for c in self.clones}
+            model.version += 1
+            model.text = f"fzE{model.n} v{model.version}s {self.words()}"
+            for clone in (first, second):
+                self.memcli(clone, "edit", model.agent, str(old_id[clone.name]), model.text)
+                self.counts["edits"] += 1
+            model.frozen = True
+            self.counts["concurrent_same_edit"] += 1
+            return  # strict rule: exactly once, that text
         edited = self._edit(first, model, "a")
         model.wild = True
-        if self.rng.random() < 0.5:
+        if kind == "edit/edit":
             other = self._edit(second, model, "b")
             model.acceptable = {edited, other}
             self.counts["concurrent_edit_edit"] += 1
@@ -383,23 +433,43 @@ class Trial:
         model.text = edited
 
     # ------------------------------------------------------------ git operations
-    def commit(self, clone: Clone, message: str = "memory") -> bool:
+    def commit(self, clone: Clone, message: str = "memory", amend: bool = False) -> bool:
         if not self.status(clone):
             return False
         self.git(clone, "add", "-A")
-        self.git(clone, "commit", "-q", "-m", message)
-        self.counts["commits"] += 1
+        if amend:  # post-rewrite hook
+            self.git(clone, "commit", "-q", "--amend", "--no-edit")
+            self.counts["amends"] += 1
+        else:
+            self.git(clone, "commit", "-q", "-m", message)
+            self.counts["commits"] += 1
         left = self.status(clone)
         if left:
             self.violate("dirty_after_commit", f"[{clone}] after `git commit`: {left}")
         return True
+
+    def op_commit(self, clone: Clone) -> None:
+        """A commit; now and then an amend of the last commit, when it is not pushed yet.
+
+        Never of a merge commit: what is amended into a merge is an "evil merge" change, and any later
+        `pull --rebase` drops merge commits with such changes (git's doing, not memcli's).
+        """
+        unpushed = self.git(clone, "rev-list", "--count", "origin/main..HEAD", check=False)
+        parents = self.git(clone, "rev-list", "--parents", "-n", "1", "HEAD").stdout.split()
+        amend = (unpushed.returncode == 0 and unpushed.stdout.strip() not in ("", "0") and len(parents) == 2
+                 and self.rng.random() < 0.4)
+        self.commit(clone, "memory", amend=amend)
 
     def pull(self, clone: Clone, rebase: bool | None = None) -> None:
         self.commit(clone, "before pull")  # a pull with a dirty tree is the user's problem, not memcli's
         rebase = self.rng.random() < 0.5 if rebase is None else rebase
         style = self.rng.random() < 0.5  # -c pull.rebase=… or the flag
         if rebase:
-            args = ["-c", "pull.rebase=true", "pull", "-q"] if style else ["-c", "pull.rebase=true", "pull", "-q", "--rebase"]
+            args = self.rng.choice((
+                ["-c", "pull.rebase=true", "pull", "-q"],
+                ["-c", "pull.rebase=false", "pull", "-q", "--rebase"],
+                ["-c", "pull.rebase=merges", "pull", "-q"],  # keeps local side-branch merges
+            ))
             self.counts["pulls_rebase"] += 1
         else:
             args = ["-c", "pull.rebase=false", "pull", "-q", "--no-edit"]
@@ -514,6 +584,12 @@ class Trial:
         self.git(self.a, "push", "-q", "-u", "origin", "main")
         self.git(self.workdir, "clone", "-q", str(self.remote), str(self.b.path))
         self.configure(self.b)
+        if not self.b_init:  # no init: the first write registers the driver
+            self.op_add(self.b)
+            driver = self.git(self.b, "config", "--local", "--get", "merge.memcli.driver", check=False)
+            if driver.returncode != 0 or not driver.stdout.strip():
+                self.violate("driver_missing", "[B] `memcli add` in a clone without the driver did not register it")
+            return
         self.memcli(self.b, "init", "--quiet")
         changed = [line for line in self.status(self.b)]
         if changed:  # init in a fresh clone should change no tracked file; commit whatever it did change
@@ -526,7 +602,7 @@ class Trial:
         self.git(clone, "config", "user.email", f"{clone.name.lower()}@fuzz.invalid")
 
     OPS = (
-        ("op_add", 24), ("op_edit", 12), ("op_rm", 6), ("op_checkpoint", 11), ("commit", 11), ("pull", 13),
+        ("op_add", 24), ("op_edit", 12), ("op_rm", 6), ("op_checkpoint", 11), ("op_commit", 11), ("pull", 13),
         ("push", 9), ("op_side_branch", 5), ("op_stash", 5), ("op_concurrent", 4),
     )
 
@@ -566,15 +642,22 @@ class Trial:
         listed = json.loads(self.memcli(clone, "list", "--json").stdout)
         found: dict[int, list[dict]] = {}
         summarised: set[int] = set()
+        in_summaries: dict[int, int] = {}
         for e in listed:
             if not e["body"].strip():
                 self.violate("empty_bodies", f"[{clone}] {when}: entry {e['id']} ({e['agent']}/{e['category']}) "
                                              f"has an empty body")
             if is_summary(e["tags"], e["body"]):
-                summarised.update(int(n) for n in ENTRY_RE.findall(e["body"]))
+                for n in set(int(x) for x in ENTRY_RE.findall(e["body"])):
+                    summarised.add(n)
+                    in_summaries[n] = in_summaries.get(n, 0) + 1
                 continue
             for n in set(int(x) for x in ENTRY_RE.findall(e["body"])):
                 found.setdefault(n, []).append(e)
+        # Not a loss, so not a violation: both clones capping one category on their own each write a
+        # summary of the same older entries, and the merge keeps both.
+        self.counts["summarised_twice"] = max(self.counts["summarised_twice"],
+                                              sum(1 for k in in_summaries.values() if k > 1))
         conflict_copies = summarised_ok = trimmed_ok = 0
         for model in self.entries.values():
             hits = found.get(model.n, [])
@@ -659,16 +742,16 @@ def is_summary(tags: list[str], body: str) -> bool:
 
 
 def run_trial(seed: int, steps: int = 40, workdir: Path | str | None = None, verbose: bool = False,
-              keep: bool = False, compact_often: bool | None = None) -> TrialResult:
+              keep: bool = False, compact_often: bool | None = None, b_init: bool | None = None) -> TrialResult:
     """One trial in ``workdir`` (a fresh temporary folder if None; removed afterwards unless ``keep``
     or a violation).  The command log goes to ``<workdir>/commands.log`` when the folder is kept."""
     own = workdir is None
     path = Path(tempfile.mkdtemp(prefix=f"memcli-fuzz-{seed}-")) if own else Path(workdir)
     path.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
-    trial = Trial(seed, steps, path, verbose, compact_often)
+    trial = Trial(seed, steps, path, verbose, compact_often, b_init)
     trial.run()
-    result = TrialResult(seed, steps, trial.compact_often, trial.counts, trial.violations, time.monotonic() - start, workdir=path)
+    result = TrialResult(seed, steps, trial.compact_often, trial.b_init, trial.counts, trial.violations, time.monotonic() - start, workdir=path)
     if not result.ok or keep or not own:
         result.log_path = path / "commands.log"
         result.log_path.write_text("\n".join(trial.log) + "\n")
@@ -708,7 +791,7 @@ def main(argv: list[str] | None = None) -> int:
         if result.log_path:
             print(f"    commands: {result.log_path}")
     print(f"total: {args.trials} trials x {args.steps} steps in {time.monotonic() - start:.1f}s")
-    print("  " + ", ".join(f"{k} {totals[k]}" for k in COUNTERS if k not in VIOLATIONS))
+    print("  " + ", ".join(f"{k} {totals[k]}" for k in INFO))
     print("  violations: " + ", ".join(f"{k} {totals[k]}" for k in VIOLATIONS))
     if failed:
         print(f"FAILED: {len(failed)} of {args.trials} trials broke an invariant (seeds "

@@ -68,6 +68,9 @@ def save(
         if model_id:
             m.setdefault("modelId", model_id)
     with store.lock():
+        # Check first, write after: every file --close writes into must be readable.
+        known = {c: {extract.dedupe_key(e.body) for e in store.read(agent, c)}
+                 for c in (("handoffs", "decisions", "lessons") if close else ())}
         result.new_messages = conversations.append_messages(store.layout, agent, messages, warn)
         sessions.save_checkpoint(store.layout, agent, messages, config.checkpoint_messages, chat_id, model_id)
         if close and messages:
@@ -79,9 +82,8 @@ def save(
                 ("decisions", insights.decisions, result.decisions),
                 ("lessons", insights.lessons, result.lessons),
             ):
-                known = {extract.dedupe_key(e.body) for e in store.read(agent, category)}
                 for item in items:
-                    if extract.dedupe_key(item) not in known:
-                        known.add(extract.dedupe_key(item))
+                    if extract.dedupe_key(item) not in known[category]:
+                        known[category].add(extract.dedupe_key(item))
                         ids.append(store.add(agent, category, item, list(EXTRACT_TAGS)).id)
     return result

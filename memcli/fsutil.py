@@ -96,7 +96,10 @@ def make_dirs(path: Path, within: Path) -> None:
     _heal_cache_link(path, within)
     if os.path.realpath(path) != _real_within(within):
         guard(path, within)
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise MemcliError(f"{path} (or a folder above it) exists and is not a folder; move it away") from None
     if not is_inside(path, within) or os.path.islink(path):
         raise OutsideMemory(f"refusing to use {path}: it resolves outside {within}")
 

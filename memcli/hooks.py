@@ -342,7 +342,12 @@ def compact_for_commit(store) -> str | None:
     report = compact.compact(store)
     if not report.actions:
         return None
-    added = git(top, "add", "-A", "--", memory, f":(exclude){memory}/.vault")
-    if added is None or added.returncode != 0:
+    # Stage exactly what compaction changed (no unstaged or untracked memory existed before it);
+    # never the cache, even where .gitignore lacks its line.
+    changed = git(top, "status", "--porcelain", "-z", "--untracked-files=all", "--", memory)
+    records = changed.stdout.split("\0") if changed and changed.returncode == 0 else []
+    paths = [r[3:] for r in records if len(r) > 3 and "/.vault/" not in f"/{r[3:]}"]
+    added = git(top, "add", "-A", "--", *paths) if paths else None
+    if paths and (added is None or added.returncode != 0):
         return "compacted the memory but could not stage it; `git add .memory` and commit again"
     return f"compacted the memory ({len(report.actions)} changes) and staged it in this commit"

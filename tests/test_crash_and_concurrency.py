@@ -225,3 +225,27 @@ def test_an_unreadable_vault_file_is_reported_and_the_rest_is_compacted(mem: Pat
     assert (mem / ".memory" / ".vault" / "compact-log.json").exists()
     conversation = (mem / ".memory" / "conversations" / "dev.jsonl").read_text()
     assert '"m0"' in conversation, "no trimming where the insights could not be stored"
+
+
+def test_a_state_folder_that_is_a_file_gives_a_clear_error_and_inject_still_prints(mem: Path):
+    import shutil
+
+    Store(Layout(mem)).add("dev", "tasks", "- [ ] still listed")
+    shutil.rmtree(mem / ".memory" / ".vault")
+    (mem / ".memory" / ".vault").write_text("not a folder")
+    result = run("add", "dev", "lessons", "x", cwd=mem)
+    assert result.returncode == 1 and "not a folder" in result.stderr and "internal error" not in result.stderr
+    block = run("inject", "dev", "anything", cwd=mem)
+    assert block.returncode == 0 and "still listed" in block.stdout and "internal error" not in block.stderr
+    assert run("search", "still", cwd=mem).returncode == 0
+
+
+def test_checkpoint_close_writes_nothing_when_a_target_file_is_unreadable(mem: Path):
+    Store(Layout(mem)).add("dev", "handoffs", "old handoff")
+    (mem / ".memory" / "dev" / "lessons.md").write_bytes(b"\xff\xfe")
+    before = {p: p.read_bytes() for p in (mem / ".memory").rglob("*") if p.is_file() and ".vault" not in str(p)}
+    msgs = [{"role": "user", "text": "hi"}, {"role": "agent", "text": "We decided to use Redis for the cache layer."}]
+    result = run("checkpoint", "dev", "-", "--close", cwd=mem, input=json.dumps(msgs))
+    assert result.returncode == 1 and "lessons.md" in result.stderr
+    after = {p: p.read_bytes() for p in (mem / ".memory").rglob("*") if p.is_file() and ".vault" not in str(p)}
+    assert after == before, "all or nothing"
