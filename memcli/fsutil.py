@@ -66,6 +66,17 @@ def read_inside(path: Path, within: Path) -> bytes | None:
         return None
 
 
+def decode_text(data: bytes, what: str, error: type[Exception] = MemcliError) -> str:
+    """Bytes as memcli's text: UTF-8 without NUL bytes, else ``error`` saying why (in one line)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{what} is not UTF-8 text (byte {exc.start})") from None
+    if "\x00" in text:
+        raise error(f"{what} holds NUL bytes (binary data?)")
+    return text
+
+
 _warned: set[str] = set()
 
 

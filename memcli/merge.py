@@ -186,12 +186,10 @@ def merge_bytes(path: str, base: bytes, ours: bytes, theirs: bytes) -> tuple[byt
     """Merge three versions of the memory file at ``path``.  Raises ValueError on unreadable input."""
     if is_conversation(path):
         return merge_conversation_bytes(base, ours, theirs), []
-    texts = []
-    for data in (base, ours, theirs):
-        text = data.decode("utf-8")  # UnicodeDecodeError is a ValueError
-        if "\x00" in text:
-            raise ValueError("it holds NUL bytes (binary data)")
-        texts.append(text)
+    from memcli.fsutil import decode_text
+
+    texts = [decode_text(data, version, ValueError) for data, version in zip((base, ours, theirs),
+                                                                             ("base", "ours", "theirs"))]
     merged, notes = merge_vault_text(*texts)
     return merged.encode("utf-8"), notes
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from memcli import conversations, extract
 from memcli.errors import MemcliError
-from memcli.fsutil import read_inside, rename
+from memcli.fsutil import decode_text, read_inside, rename
 from memcli.output import progress
 from memcli.store import Store
 
@@ -106,12 +106,9 @@ def migrate(store: Store, dry_run: bool = False, sources: list[Path] | None = No
                 report.skipped.append(f"{path.name}: {backup.name} already exists (migrated before?)")
                 continue
             try:
-                text = (read_inside(path, layout.memory) or b"").decode("utf-8")
-                if "\x00" in text:
-                    raise ValueError("it holds NUL bytes (binary data)")
-            except (UnicodeDecodeError, ValueError, MemcliError) as exc:
-                reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else getattr(exc, "message", exc)
-                report.skipped.append(f"{path.name}: {reason}; left as it is")
+                text = decode_text(read_inside(path, layout.memory) or b"", path.name)
+            except MemcliError as exc:
+                report.skipped.append(f"{exc.message}; left as it is")
                 continue
             report.files.append(path.name)
             for category, body in sections(text, store.categories):
@@ -129,11 +126,10 @@ def migrate(store: Store, dry_run: bool = False, sources: list[Path] | None = No
             agent = path.stem
             try:
                 store.check(agent)
-                raw = (read_inside(path, layout.memory) or b"").decode("utf-8")
+                raw = decode_text(read_inside(path, layout.memory) or b"", f"conversations/{path.name}")
                 messages, meta = conversations.parse_conversation(raw, str(path))
-            except (MemcliError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-                reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else getattr(exc, "message", exc)
-                report.skipped.append(f"conversations/{path.name}: {reason}")
+            except MemcliError as exc:
+                report.skipped.append(exc.message)
                 continue
             report.files.append(f"conversations/{path.name}")
             conversations.assign_ids(messages, meta.get("chatId"))

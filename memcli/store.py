@@ -16,7 +16,7 @@ from pathlib import Path
 from memcli import vault
 from memcli.config import Config, load_config
 from memcli.errors import MemcliError, NotFound, VaultFormatError
-from memcli.fsutil import OutsideMemory, atomic_write, file_lock, read_inside, read_text, warn
+from memcli.fsutil import OutsideMemory, atomic_write, decode_text, file_lock, read_inside, read_text, warn
 from memcli.paths import CONVERSATIONS_DIR, Layout, validate_agent, validate_category
 from memcli.vault import Entry
 
@@ -47,13 +47,7 @@ def read_vault_file(path: Path, within: Path) -> list[Entry]:
 
 
 def parse_vault_bytes(path: Path, raw: bytes) -> list[Entry]:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise VaultFormatError(f"{path} cannot be read as a vault file: not UTF-8 text (byte {exc.start})") from None
-    if "\x00" in text:
-        raise VaultFormatError(f"{path} cannot be read as a vault file: it contains NUL bytes")
-    return vault.parse(text)
+    return vault.parse(decode_text(raw, f"{path} (a vault file)", VaultFormatError))
 
 
 class Store:

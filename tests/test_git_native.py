@@ -300,3 +300,18 @@ def test_migrate_imports_other_memory_systems_once(repo: Path, tmp_path: Path):
     assert again["entries"] == {}
     assert tracked(repo) | {str(p): p.read_bytes() for p in (repo / ".memory").rglob("*.md")} == before
     assert not (repo / ".memory" / "imported").exists()
+
+
+def test_migrate_skips_binary_and_latin1_flat_files_and_migrates_the_rest(repo: Path):
+    memory = repo / ".memory"
+    (memory / "good.md").write_text("## Lessons\nThe proxy buffers responses.\n")
+    (memory / "latin.md").write_bytes("## Lessons\ncaf\xe9 au lait\n".encode("latin-1"))
+    (memory / "binary.md").write_bytes(b"\x7fELF\x00\x01binary")
+    result = run("migrate", "--json", cwd=repo)
+    assert result.returncode == 0 and "internal error" not in result.stderr
+    report = json.loads(result.stdout)
+    assert report["files"] == ["good.md"]
+    assert any("latin.md" in s and "not UTF-8" in s for s in report["skipped"])
+    assert any("binary.md" in s for s in report["skipped"])
+    assert (memory / "latin.md").read_bytes() == "## Lessons\ncaf\xe9 au lait\n".encode("latin-1")
+    assert [e.body for e in Store(Layout(repo)).read("good", "lessons")] == ["The proxy buffers responses."]

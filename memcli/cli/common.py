@@ -10,6 +10,7 @@ import tempfile
 
 from memcli import output
 from memcli.errors import MemcliError
+from memcli.fsutil import decode_text
 from memcli.paths import Layout, find_layout
 from memcli.store import Store
 
@@ -56,17 +57,6 @@ def edit_in_editor(initial: str, suffix: str = ".md") -> str:
     return text[:-1] if text.endswith("\n") else text
 
 
-def decode_text(data: bytes, where: str) -> str:
-    """Bytes from a user (stdin, a file) as text: UTF-8 with no NUL, else one clear error."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise MemcliError(f"{where} is not UTF-8 text (byte {exc.start}); nothing written") from None
-    if "\x00" in text:
-        raise MemcliError(f"{where} holds NUL bytes (binary data?); nothing written")
-    return text
-
-
 def check_argument_text(text: str, where: str = "TEXT") -> str:
     """A command-line argument that was not valid UTF-8 arrives with lone surrogates: refuse it."""
     try:
@@ -81,7 +71,7 @@ def check_argument_text(text: str, where: str = "TEXT") -> str:
 def read_text_argument(text: str | None, initial: str = "") -> str:
     """TEXT as given, stdin for '-', or $EDITOR when neither is given on a terminal."""
     if text == "-":
-        data = decode_text(sys.stdin.buffer.read(), "standard input")
+        data = decode_text(sys.stdin.buffer.read(), "standard input")  # nothing is written: one line
         return data[:-1] if data.endswith("\n") else data
     if text is not None:
         return check_argument_text(text)

@@ -38,17 +38,18 @@ def command(
     Secrets in messages are redacted before anything is stored.
     """
     from memcli import checkpoint, conversations
+    from memcli.fsutil import decode_text
 
     store = common.open_store()
     store.check(agent)
     if file in (None, "-"):
         if file is None and sys.stdin.isatty():
             raise MemcliError("no conversation given: pass FILE, or pipe it on standard input")
-        text, where = common.decode_text(sys.stdin.buffer.read(), "standard input"), "stdin"
+        text, where = decode_text(sys.stdin.buffer.read(), "standard input"), "stdin"
     else:
         try:
             with open(file, "rb") as handle:
-                text, where = common.decode_text(handle.read(), file), file
+                text, where = decode_text(handle.read(), file), file
         except OSError as exc:
             raise MemcliError(f"cannot read {file}: {exc.strerror or exc}") from None
     messages, meta = conversations.parse_conversation(text, where)
