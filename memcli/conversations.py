@@ -88,6 +88,11 @@ def normalise_message(raw: Any, where: str) -> dict[str, Any] | None:
         match = _USER_QUERY.match(text)
         if match:
             text = match.group(1)
+    from memcli.block import strip_injected
+
+    text = strip_injected(text)  # the memory block memcli put into the prompt never comes back
+    if not text.strip():
+        return None  # the prompt held nothing but the block
     message: dict[str, Any] = {"role": role, "text": text}
     for key in ("ts", "timestamp", "createdAt", "time"):
         ts = _timestamp(raw.get(key))

@@ -14,6 +14,7 @@ import math
 import re
 
 from memcli import vault
+from memcli.block import END, START
 from memcli.errors import MemcliError
 from memcli.paths import Layout
 from memcli.store import Store
@@ -57,7 +58,7 @@ class Selection:
 
     def render(self) -> str:
         """The block as the original prints it (empty when there is nothing to say)."""
-        parts = ["\n\n## MEMORY CONTEXT"]
+        parts = [f"\n\n{START}"]
         has_content = False
         if self.project.strip() or not self.cut_project_entirely:
             parts.append(f"\nProject:\n{self.project.strip()}")
@@ -79,7 +80,7 @@ class Selection:
         block = "\n".join([*parts, "\n---\n"]) if has_content else ""
         if self.instructions:
             block += ("\n" if block else "") + self.instructions + "\n"
-        return block
+        return block + END + "\n" if block else ""  # the end line lets checkpoint strip the block
 
     def to_json(self, agent: str, command: str, budget: int) -> dict[str, Any]:
         def items(xs: list[Item]) -> list[dict[str, Any]]:

@@ -179,7 +179,7 @@ def test_inject_reproduces_the_original_block(mem: Path):
     assert with_instructions.endswith(
         "## MEMORY: When asked to save/learn/remember, WRITE to files (don't just say you will).\n"
         f"Shared: {mem}/.memory/_project.md | Personal: {mem}/.memory/ops-lead/"
-        "{decisions,lessons,tasks,projects,handoffs}.md\n---\n"
+        "{decisions,lessons,tasks,projects,handoffs}.md\n---\n<!-- memcli:end -->\n"
     )
 
 
@@ -311,3 +311,29 @@ def test_allow_secret_keeps_messages_as_they_are(mem: Path):
     result = run("checkpoint", "dev", "-", "--allow-secret", cwd=mem, input=json.dumps(msgs), check=True)
     assert "redacted" not in result.stderr
     assert token in (mem / ".memory" / "conversations" / "dev.jsonl").read_text()
+
+
+def test_the_injected_block_never_comes_back_into_memory(mem: Path, tmp_path: Path):
+    """What a wrapper sends is the block plus the task; agents record it whole (issue: feedback loop)."""
+    store = Store(Layout(mem))
+    (mem / ".memory" / "_project.md").write_text("# Shop\n\nWe decided to use Postgres for everything.\n")
+    store.add("dev", "decisions", "We decided to use SSE for the order feed because proxies drop sockets.")
+    store.add("dev", "handoffs", "[User]: an older session\n[Agent]: done")
+    for session, task in enumerate(["fix the login redirect loop", "add a retry to the payment webhook"]):
+        block = run("inject", "dev", task, "--instructions", cwd=mem, check=True).stdout
+        prompt = block.rstrip("\n") + task  # what "$(memcli inject dev "$task")$task" gives
+        transcript = tmp_path / f"t{session}.jsonl"
+        transcript.write_text("\n".join(json.dumps(line) for line in [
+            {"role": "user", "message": {"content": [{"type": "text", "text": f"<user_query>\n{prompt}\n</user_query>"}]}},
+            {"role": "assistant", "message": {"content": [{"type": "text", "text": f"Working on: {task}."}]}},
+        ]) + "\n")
+        run("checkpoint", "dev", str(transcript), "--close", cwd=mem, check=True)
+        stored = "".join(p.read_text() for p in (mem / ".memory").rglob("*") if p.is_file() and ".vault" not in str(p)
+                         and p.name != "_project.md")
+        assert "MEMORY CONTEXT" not in stored and "memcli:end" not in stored and "WRITE to files" not in stored
+        assert stored.count("We decided to use SSE") == 1, "the block's decision was not extracted again"
+        assert "We decided to use Postgres" not in stored
+        handoff = store.read("dev", "handoffs")[0].body
+        assert handoff.startswith(f"[User]: {task}\n"), handoff
+        nxt = run("inject", "dev", "next", cwd=mem, check=True).stdout
+        assert f"[User]: {task}" in nxt
