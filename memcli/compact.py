@@ -26,10 +26,10 @@ from memcli import conversations, extract, sessions, vault
 from memcli.errors import MemcliError
 from memcli.fsutil import atomic_write, read_inside, remove
 from memcli.output import progress
+from memcli.store import COMPACTED_TAG as COMPACTED
 from memcli.store import Store
 from memcli.vault import Entry
 
-COMPACTED = "compacted"
 LOG = "compact-log.json"
 
 
@@ -209,7 +209,7 @@ def _free_id_below(start: int, used: set[int]) -> int:
 
 
 def _is_summary(e: Entry) -> bool:
-    return COMPACTED in e.tags and e.body.startswith("Compacted ")
+    return COMPACTED in e.tags and e.body.startswith("Compacted ")  # a cap summary (not "Session compacted")
 
 
 def _step_checkpoints(store: Store, report: CompactReport, dry: bool) -> None:

@@ -15,7 +15,13 @@ from memcli.paths import Layout
 
 PROJECT_TEMPLATE = """# Project
 
-<!-- Shared context that memcli injects for every agent. Keep it short. -->
+<!-- Shared context that memcli injects into every agent's prompt, before anything else.
+     Fill in what an agent new to this repository must know, a line or two each, e.g.
+       **Stack:** Django 5, Postgres 16, HTMX; deployed on one VM
+       **Conventions:** type hints everywhere; tests beside the code; no ORM in views
+       **Constraints:** no network calls in tests; Python 3.10 must keep working
+     Keep it short: it costs tokens on every prompt. Comments like this one are never
+     injected, and while the labels below are empty nothing of this file is. -->
 
 **Stack:**
 **Conventions:**

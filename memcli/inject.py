@@ -121,6 +121,8 @@ def gather(store: Store | None, layout: Layout, agent: str, command: str, instru
         project = (read_inside(layout.project_file, layout.memory) or b"").decode("utf-8")
         sel.project = _COMMENT.sub("", project)  # notes for humans, not for the agent
         sel.project = re.sub(r"\n{3,}", "\n\n", sel.project)
+        if not _has_substance(sel.project):
+            sel.project = ""  # the template as `init` wrote it, or headings alone: nothing to say
     except (OSError, UnicodeDecodeError, MemcliError) as exc:
         warn(f"cannot read {layout.project_file}: {getattr(exc, 'message', None) or exc}")
     if instructions:
@@ -141,9 +143,9 @@ def gather(store: Store | None, layout: Layout, agent: str, command: str, instru
             warn(f"{what} left out: {reason}")
 
     def handoff() -> None:
-        entries = store.read(agent, "handoffs") if "handoffs" in store.categories else []
-        if entries:
-            sel.handoff = Item(entries[0].body.strip(), entries[0].id)
+        last = store.last_handoff(agent)
+        if last:
+            sel.handoff = Item(last.body.strip(), last.id)
 
     index = None
 
@@ -187,7 +189,18 @@ def gather(store: Store | None, layout: Layout, agent: str, command: str, instru
     guarded("lessons", lessons)
     guarded("open tasks", tasks)
     guarded("recovery snapshot", snapshot)
+    if sel.handoff:  # no message twice in one block: the snapshot leaves out what Last Session shows
+        shown = " ".join(sel.handoff.text.split())
+        sel.snapshot = [s for s in sel.snapshot if s.text.split("]: ", 1)[-1][:60] not in shown]
     return sel
+
+
+_EMPTY_LABEL = re.compile(r"^\s*(?:#{1,6}\s.*|\*\*[^*]+:\*\*\s*|[-*]\s*|[-*_]{3,}\s*)$")
+
+
+def _has_substance(project: str) -> bool:
+    """Whether the project text says anything: more than headings and empty ``**Label:**`` lines."""
+    return any(line.strip() and not _EMPTY_LABEL.match(line) for line in project.splitlines())
 
 
 def fit(sel: Selection, budget: int) -> Selection:

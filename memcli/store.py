@@ -21,6 +21,14 @@ from memcli.paths import CONVERSATIONS_DIR, Layout, validate_agent, validate_cat
 from memcli.vault import Entry
 
 
+COMPACTED_TAG = "compacted"
+
+
+def is_compaction_summary(entry: Entry) -> bool:
+    """What ``compact`` wrote to stand for older entries or trimmed messages."""
+    return COMPACTED_TAG in entry.tags and entry.body.startswith(("Compacted ", "Session compacted "))
+
+
 class Located:
     """An entry together with where it lives."""
 
@@ -320,6 +328,14 @@ class Store:
             for category, keep in plan.items():
                 self._write(agent, category, keep, renumber=False)
         return sorted(targets, key=lambda t: wanted.index(t.entry.id))
+
+    def last_handoff(self, agent: str) -> Entry | None:
+        """The newest real handoff: a compaction summary never counts as the last session."""
+        if "handoffs" not in self.categories:
+            return None
+        entries = self.read(agent, "handoffs")
+        real = [e for e in entries if not is_compaction_summary(e)]
+        return (real or entries or [None])[0]
 
     # ---------------------------------------------------------------- project
     def read_project(self) -> str:

@@ -205,9 +205,11 @@ def test_inject_never_breaks_the_wrapper(tmp_path: Path, mem: Path):
         assert result.returncode == 0, (args, result.stderr)
         assert "Traceback" not in result.stderr
     assert run("inject", "dev", "x", cwd=tmp_path).stdout == ""
-    # An unknown agent in an initialised memory gets the project text only.
+    # An unknown agent in an initialised memory gets the project text only (none while it is the template).
+    assert run("inject", "nobody", "x", cwd=mem).stdout == ""
+    (mem / ".memory" / "_project.md").write_text("# Shop\n\n**Stack:** Django\n")
     out = run("inject", "nobody", "x", cwd=mem).stdout
-    assert "Project:" in out and "Relevant Decisions" not in out
+    assert "Project:\n# Shop\n\n**Stack:** Django" in out and "Relevant Decisions" not in out
     # A mangled vault file or config: warnings on stderr, a block on stdout, exit 0.
     (mem / ".memory" / "dev").mkdir()
     (mem / ".memory" / "dev" / "decisions.md").write_bytes(b"\xff\xfe\x00")
@@ -337,3 +339,31 @@ def test_the_injected_block_never_comes_back_into_memory(mem: Path, tmp_path: Pa
         assert handoff.startswith(f"[User]: {task}\n"), handoff
         nxt = run("inject", "dev", "next", cwd=mem, check=True).stdout
         assert f"[User]: {task}" in nxt
+
+
+def test_sections_are_true_after_compaction_and_close(mem: Path):
+    store = Store(Layout(mem))
+    assert run("inject", "dev", "anything", cwd=mem, check=True).stdout == "", "the unfilled template is not injected"
+    msgs = [{"role": "user" if i % 2 == 0 else "agent", "text": f"message number {i} of the long session"}
+            for i in range(30)]
+    msgs[-2] = {"role": "user", "text": "ship the export feature"}
+    run("checkpoint", "dev", "-", "--close", cwd=mem, input=json.dumps(msgs), check=True)
+    for i in range(35):
+        store.add("dev", "handoffs", f"[User]: old session {i}\n[Agent]: done {i}")
+    last_msgs = msgs + [{"role": "user", "text": "ship the export feature, part two"},
+                        {"role": "agent", "text": "part two is shipped"}]
+    run("checkpoint", "dev", "-", "--close", cwd=mem, input=json.dumps(last_msgs), check=True)  # the real last
+    run("compact", cwd=mem, check=True)
+    handoffs = store.read("dev", "handoffs")
+    assert any(e.body.startswith("Session compacted") for e in handoffs)
+    assert any(e.body.startswith("Compacted ") for e in handoffs)
+    block = run("inject", "dev", "export", cwd=mem, check=True).stdout
+    last = block.split("Last Session:\n", 1)[1].split("\n\n", 1)[0]
+    assert "ship the export feature, part two" in last and "ompacted" not in last, last
+    status = json.loads(run("status", "dev", "--json", cwd=mem, check=True).stdout)
+    assert status["agents"]["dev"]["last_handoff"]["id"] == store.last_handoff("dev").id
+    assert not store.last_handoff("dev").body.startswith(("Compacted", "Session compacted"))
+    snapshot = block.split("Recovering previous session:\n", 1)[1] if "Recovering" in block else ""
+    for line in snapshot.splitlines():
+        if line.startswith("["):
+            assert line.split("]: ", 1)[1][:40] not in last, "no message twice in one block"
