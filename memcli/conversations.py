@@ -151,21 +151,22 @@ def parse_conversation(text: str, where: str = "input") -> tuple[list[dict[str, 
 
 
 def assign_ids(messages: list[dict[str, Any]], chat_id: str | None = None) -> list[dict[str, Any]]:
-    """Give each message without an id a stable one.
+    """Give each message without an id a stable one, from the message alone.
 
-    The id hashes the chat id (when known), the conversation's first message, the
-    message's role and text, and how many identical messages came before it, so that
-    the same conversation saved again yields the same ids.
+    The id hashes the role, the text and the message's own timestamp (when it has one),
+    and how many identical messages came before it in the same input -- never its
+    position, the window or the chat id -- so that re-saving any overlapping window of a
+    conversation (a wrapper saves the last N messages every 30 s) adds each message once.
+    ``chat_id`` is accepted for callers' convenience and does not change ids.
     """
-    first = f"{messages[0]['role']}\x00{messages[0]['text']}" if messages else ""
-    seen: dict[tuple[str, str], int] = {}
+    seen: dict[tuple[str, str, Any], int] = {}
     for m in messages:
-        key = (m["role"], m["text"])
+        key = (m["role"], m["text"], m.get("ts"))
         occurrence = seen.get(key, 0)
         seen[key] = occurrence + 1
         if "id" not in m:
-            basis = f"{chat_id or ''}\x00{first}\x00{m['role']}\x00{m['text']}\x00{occurrence}"
-            m["id"] = hashlib.sha1(basis.encode("utf-8")).hexdigest()[:16]
+            basis = f"{m['role']}\x00{m['text']}\x00{m.get('ts', '')}\x00{occurrence}"
+            m["id"] = hashlib.sha1(basis.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return messages
 
 

@@ -367,3 +367,16 @@ def test_sections_are_true_after_compaction_and_close(mem: Path):
     for line in snapshot.splitlines():
         if line.startswith("["):
             assert line.split("]: ", 1)[1][:40] not in last, "no message twice in one block"
+
+
+def test_overlapping_windows_and_chat_ids_store_each_message_once(mem: Path):
+    conversation = [{"role": "user" if i % 2 == 0 else "agent", "text": f"turn {i}"} for i in range(8)]
+    conversation[5] = {"role": "agent", "text": "ok"}
+    conversation[7] = {"role": "agent", "text": "ok"}  # the same short reply twice
+    for start, end, chat in [(0, 3, None), (1, 4, "chat-1"), (2, 6, None), (0, 6, "chat-1"), (3, 8, "chat-2"),
+                             (0, 8, None)]:
+        window = conversation[start:end]
+        args = ["checkpoint", "dev", "-"] + (["--chat-id", chat] if chat else [])
+        run(*args, cwd=mem, input=json.dumps(window), check=True)
+    texts = [m["text"] for m in conversation_lines(mem)]
+    assert sorted(texts) == sorted(m["text"] for m in conversation), texts
