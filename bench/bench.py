@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import json
 import random
 import shutil
 import statistics
@@ -31,7 +32,8 @@ WORDS = (
     "login redirect session token cache proxy stream socket event queue worker retry timeout deploy build test "
     "schema migration index query latency memory agent prompt budget handoff decision lesson task project branch "
     "merge commit review release rollback feature flag config secret vault search ranking snippet parser format "
-    "react typescript python rust postgres redis kafka nginx docker kubernetes terraform grafana sentry webhook"
+    "react typescript python rust postgres redis kafka nginx docker kubernetes terraform grafana sentry webhook "
+    "rollout canary"
 ).split()
 CATEGORIES = ("decisions", "lessons", "tasks", "projects", "handoffs")
 MEMCLI = [sys.executable, "-m", "memcli"]
@@ -56,7 +58,7 @@ def generate(root: Path, entries: int, per_file: int = 100) -> int:
         agent, category = f"agent{f // len(CATEGORIES):03d}", CATEGORIES[f % len(CATEGORIES)]
         items = []
         for _ in range(per_file):
-            body = sentence(rng, rng.randint(8, 30))
+            body = sentence(rng, rng.randint(8, 30)) + f" See item{next_id - 1_700_000_000_000}."  # a ticket id
             if category == "tasks":
                 body = f"- [ ] {body}"
             items.append(Entry(next_id, None, [rng.choice(WORDS)], body))
@@ -131,6 +133,11 @@ def main() -> int:
                 MEMCLI + ["add", "agent000", "lessons", "bench lesson about redis"], runs, root
             )
             cells["--version (Typer path)"] = timed(MEMCLI + ["--version"], runs, root)
+            if n >= 10000:  # an exact identifier against its typos and common words
+                found = subprocess.run(MEMCLI + ["search", "rollout canary item4321", "--json"], cwd=root,
+                                       capture_output=True, text=True, env=ENV)
+                rank = next((i + 1 for i, h in enumerate(json.loads(found.stdout)) if "item4321." in h["body"]), None)
+                rows.setdefault('rank of item4321 for "rollout canary item4321"', []).append(str(rank))
             cells["--help"] = timed(MEMCLI + ["--help"], runs, root)
             for name, ms in cells.items():
                 rows.setdefault(name, []).append(f"{ms:.0f} ms ({ms / floor:.1f}x)")

@@ -73,8 +73,10 @@ def build_memory(root: Path, memories: list[dict]) -> dict[tuple[str, int], str]
 def evaluate(root: Path, ids: dict, queries: list[dict]) -> tuple[dict, int, float]:
     index = SearchIndex(Store(Layout(root)))
     index.ensure_fresh()
-    sums = dict.fromkeys(KS, 0.0)
-    n = 0
+    samples = list(dict.fromkeys(q["sample_id"] for q in queries))
+    halves = {"all": set(samples), "1-5": set(samples[:5]), "6-10": set(samples[5:])}
+    sums = {name: dict.fromkeys(KS, 0.0) for name in halves}
+    counts = dict.fromkeys(halves, 0)
     started = time.perf_counter()
     for q in queries:
         evidence = set(q["evidence"])
@@ -83,11 +85,14 @@ def evaluate(root: Path, ids: dict, queries: list[dict]) -> tuple[dict, int, flo
         agent = q["sample_id"].lower()
         hits = index.search(q["question"], agent=agent, limit=max(KS), fresh=False)
         ranked = [ids[(agent, h.id)] for h in hits]
-        for k in KS:
-            sums[k] += len(evidence & set(ranked[:k])) / len(evidence)
-        n += 1
+        for name, members in halves.items():
+            if q["sample_id"] in members:
+                counts[name] += 1
+                for k in KS:
+                    sums[name][k] += len(evidence & set(ranked[:k])) / len(evidence)
     elapsed = time.perf_counter() - started
-    return {k: sums[k] / n for k in KS}, n, elapsed
+    self_recall = {name: {k: sums[name][k] / max(1, counts[name]) for k in KS} for name in halves}
+    return self_recall, counts, elapsed
 
 
 def main() -> int:
@@ -101,13 +106,17 @@ def main() -> int:
         memories, queries = load(args.locomo, Path(tmp) / "data")
         root = Path(tmp) / "memory"
         ids = build_memory(root, memories)
-        recall, n, elapsed = evaluate(root, ids, queries)
+        recalls, counts, elapsed = evaluate(root, ids, queries)
+    recall, n = recalls["all"], counts["all"]
     print(f"LoCoMo retrieval, n = {n} questions (4 without usable evidence left out), {elapsed / n * 1000:.2f} ms/query")
     print(f"| retriever | {' | '.join(f'R@{k}' for k in KS)} |")
     print(f"|---|{'---|' * len(KS)}")
     for name, row in REFERENCE[:3]:
         print(f"| {name} | {' | '.join(f'{v:.3f}' for v in row)} |")
     print(f"| **memcli search (default)** | {' | '.join(f'**{recall[k]:.3f}**' for k in KS)} |")
+    for half in ("1-5", "6-10"):
+        row = recalls[half]
+        print(f"| memcli, conversations {half} (n = {counts[half]}) | {' | '.join(f'{row[k]:.3f}' for k in KS)} |")
     name, row = REFERENCE[3]
     print(f"| {name} | {' | '.join(f'{v:.3f}' for v in row)} |")
     floor = REFERENCE[2][1]

@@ -32,7 +32,7 @@ from memcli.fsutil import OutsideMemory, atomic_write, guard, make_dirs, read_in
 from memcli.store import Store, parse_vault_bytes
 from memcli.vault import Entry
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the context field
 MANIFEST = "memcli-manifest.json"
 # A tag match scores TAG_WEIGHT x the term's IDF, with no length normalisation (BM25 on a
 # field that is empty for most entries would punish tagged entries for having tags); a body
@@ -46,6 +46,11 @@ TAG_WEIGHT = 2.5
 WORD_MATCH_WEIGHT = 0.8
 MIN_IDF = 0.5
 PREFIX_BONUS = 0.5
+# A typo of a word counts this much of the word itself (MiniSearch's fuzzy weight): an exact
+# identifier ranks above entries that only hold a near miss of it.
+FUZZY_FACTOR = 0.45
+CONTEXT_SPAN = 2  # neighbours on each side (tuned on LoCoMo conversations 1-5: bench/RESULTS.md)
+CONTEXT_WEIGHT = 1.3
 RACY_NS = 2_000_000_000  # a file modified this recently may change again within the same mtime tick
 SEARCH_LOCK_TIMEOUT = 0.0  # readers never wait for the lock
 ALL = "*"  # in a list of stale files: the whole index is unusable
@@ -67,10 +72,31 @@ def _schema() -> tv.Schema:
     sb.add_text_field("date", stored=True, tokenizer_name="raw")
     sb.add_text_field("tags", stored=True, tokenizer_name="en_stem")
     sb.add_text_field("body", stored=True, tokenizer_name="en_stem")
+    # The entries next to it in its file (the same session or time): what a turn of a conversation
+    # or a terse note means often stands in its neighbours (CONTEXT_WEIGHT; inject leaves it out).
+    sb.add_text_field("context", stored=False, tokenizer_name="en_stem")
     return sb.build()
 
 
 _ANALYZER = None
+_WORDS = None
+
+
+def _idf(total: int, found: int) -> float:
+    return math.log(1 + (total - found + 0.5) / (found + 0.5))
+
+
+def query_words(text: str) -> list[str]:
+    """The words of ``text`` as the index cuts them (lower-cased, not stemmed)."""
+    global _WORDS
+    if _WORDS is None:
+        _WORDS = (
+            tv.TextAnalyzerBuilder(tv.Tokenizer.simple())
+            .filter(tv.Filter.remove_long(40))
+            .filter(tv.Filter.lowercase())
+            .build()
+        )
+    return _WORDS.analyze(text)
 
 
 def analyze(text: str) -> list[str]:
@@ -90,12 +116,13 @@ def analyze(text: str) -> list[str]:
 class Hit:
     """A search result."""
 
-    __slots__ = ("id", "agent", "category", "date", "tags", "body", "score", "snippet", "matches")
+    __slots__ = ("id", "agent", "category", "date", "tags", "body", "score", "snippet", "matches", "related")
 
     def __init__(self, id: int, agent: str, category: str, date: str, tags: list[str], body: str, score: float,
-                 snippet: str = "", matches: list[str] | None = None):
+                 snippet: str = "", matches: list[str] | None = None, related: bool = False):
         self.id, self.agent, self.category, self.date, self.tags = id, agent, category, date, tags
         self.body, self.score, self.snippet, self.matches = body, score, snippet, matches or []
+        self.related = related  # found through the entries next to it, not its own words
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -107,6 +134,7 @@ class Hit:
             "score": round(self.score, 4),
             "snippet": self.snippet.replace("\x00", "").replace("\x01", ""),
             "matches": self.matches,
+            "related": self.related,
             "body": self.body,
         }
 
@@ -199,7 +227,9 @@ class SearchIndex:
         path = self.layout.memory / agent / f"{category}.md"
         entries: list[Entry] = parse_vault_bytes(path, raw) if raw else []
         docs = []
-        for e in self.store.visible(category, entries, removed):
+        visible = self.store.visible(category, entries, removed)
+        for i, e in enumerate(visible):
+            near = visible[max(0, i - CONTEXT_SPAN) : i] + visible[i + 1 : i + 1 + CONTEXT_SPAN]
             docs.append(
                 tv.Document.from_dict(
                     {
@@ -210,6 +240,7 @@ class SearchIndex:
                         "date": e.header_date,
                         "tags": " ".join(e.tags),
                         "body": e.body,
+                        "context": "\n".join(n.body for n in near),
                     },
                     self.schema,
                 )
@@ -429,46 +460,62 @@ class SearchIndex:
 
     # ------------------------------------------------------------ search
     def build_query(
-        self, text: str, agent: str | None, category: str | None, searcher: tv.Searcher
+        self, text: str, agent: str | None, category: str | None, searcher: tv.Searcher, neighbours: bool = True
     ) -> tv.Query | None:
+        """The query for ``text``: BM25 on each word, plus, per distinct word, a bonus by its rarity
+        for holding it exactly (in body or tags) and a smaller one for holding a typo of it.
+
+        Query words are cut exactly as the index cuts text (``login_redirect``, ``src/auth.py``
+        and ``E1234`` match as typed).  Words with digits (ids, tickets, error codes) get no typo
+        matching: a typo of ``item4321`` is another item.  Function words only add to entries that
+        match something else (unless the query has nothing else).  With ``neighbours``, an entry
+        also matches through the entries next to it (the context field), as a rule below direct
+        matches; without, only entries that hold the words count (what ``inject`` wants).
+        """
         config = self.store.config
         total = max(1, searcher.num_docs)
-        clauses: list[tuple[tv.Occur, tv.Query]] = []
-        seen: set[str] = set()
-        for word in _WORD_RE.findall(text.lower()):
-            if word in seen:
-                continue
-            seen.add(word)
+        words = list(dict.fromkeys(query_words(text)))
+        content = [w for w in words if w not in STOPWORDS]
+        main: list[tuple[tv.Occur, tv.Query]] = []
+        boost: list[tuple[tv.Occur, tv.Query]] = []
+        for word in words:
             stems = analyze(word)
             if not stems:
                 continue
             stem = stems[0]
+            target = boost if content and word in STOPWORDS else main
             exact = tv.Query.term_query(self.schema, "body", stem)
-            clauses.append((tv.Occur.Should, exact))
-            tagged = searcher.doc_freq("tags", stem)
+            target.append((tv.Occur.Should, exact))
+            if neighbours and CONTEXT_WEIGHT and word not in STOPWORDS:
+                context = tv.Query.term_query(self.schema, "context", stem)
+                target.append((tv.Occur.Should, tv.Query.boost_query(context, CONTEXT_WEIGHT)))
             tag_query = tv.Query.term_query(self.schema, "tags", stem)
+            tagged = searcher.doc_freq("tags", stem)
             if tagged:
-                idf = math.log(1 + (total - tagged + 0.5) / (tagged + 0.5))
-                clauses.append((tv.Occur.Should, tv.Query.const_score_query(tag_query, TAG_WEIGHT * idf)))
+                idf = _idf(total, tagged)
+                target.append((tv.Occur.Should, tv.Query.const_score_query(tag_query, TAG_WEIGHT * idf)))
             if word in STOPWORDS or word.isdigit():
                 continue
-            # The word (or a typo of it) in the body or the tags: a bonus by its rarity (see WORD_MATCH_WEIGHT).
+            held = tv.Query.boolean_query([(tv.Occur.Should, exact), (tv.Occur.Should, tag_query)])
+            found = searcher.doc_freq("body", stem)
+            if found:
+                bonus = WORD_MATCH_WEIGHT * max(_idf(total, found), MIN_IDF)
+                main.append((tv.Occur.Should, tv.Query.const_score_query(held, bonus)))
             distance = min(2, round(len(word) * config.search_fuzzy))
-            if distance and len(word) >= 4:
+            if distance and len(word) >= 4 and not any(ch.isdigit() for ch in word):
                 fuzzy = tv.Query.fuzzy_term_query(self.schema, "body", stem, distance, True, False)
-                anywhere = tv.Query.boolean_query([(tv.Occur.Should, fuzzy), (tv.Occur.Should, tag_query)])
-                # How rare the word is: entries holding it as typed or, for a typo, as it matches.
-                found = searcher.doc_freq("body", stem) or searcher.search(anywhere, 1, count=True).count
-                if found:
-                    idf = math.log(1 + (total - found + 0.5) / (found + 0.5))
-                    bonus = WORD_MATCH_WEIGHT * max(idf, MIN_IDF)
-                    clauses.append((tv.Occur.Should, tv.Query.const_score_query(anywhere, bonus)))
+                near = found or searcher.search(fuzzy, 1, count=True).count
+                if near:
+                    bonus = FUZZY_FACTOR * WORD_MATCH_WEIGHT * max(_idf(total, near), MIN_IDF)
+                    main.append((tv.Occur.Should, tv.Query.const_score_query(fuzzy, bonus)))
             if config.search_prefix and len(word) >= 3:
                 prefix = tv.Query.fuzzy_term_query(self.schema, "body", word, 0, True, True)
-                clauses.append((tv.Occur.Should, tv.Query.boost_query(prefix, PREFIX_BONUS)))
-        if not clauses:
+                main.append((tv.Occur.Should, tv.Query.boost_query(prefix, PREFIX_BONUS)))
+        if not main:
             return None
-        query = tv.Query.boolean_query(clauses)
+        query = tv.Query.boolean_query(main)
+        if boost:  # function words rank entries that match already; alone they match nothing
+            query = tv.Query.boolean_query([(tv.Occur.Must, query), *boost])
         filters = [(tv.Occur.Must, query)]
         if agent:
             filters.append((tv.Occur.Must, tv.Query.term_query(self.schema, "agent", agent.lower())))
@@ -477,7 +524,8 @@ class SearchIndex:
         return tv.Query.boolean_query(filters) if len(filters) > 1 else query
 
     def search(
-        self, text: str, agent: str | None = None, category: str | None = None, limit: int = 10, fresh: bool = True
+        self, text: str, agent: str | None = None, category: str | None = None, limit: int = 10, fresh: bool = True,
+        neighbours: bool = True,
     ) -> list[Hit]:
         """The best entries for ``text``.  Never fails for the index's sake (see the module's notes)."""
         if limit < 1:
@@ -492,7 +540,7 @@ class SearchIndex:
             self._stale_files = stale
         self.stale = bool(stale)
         try:
-            return self._search_with(stale, text, agent, category, limit)
+            return self._search_with(stale, text, agent, category, limit, neighbours)
         except MemcliError:
             raise
         except BaseException as exc:
@@ -505,13 +553,13 @@ class SearchIndex:
 
             with file_lock(self.layout.lock_path, SEARCH_LOCK_TIMEOUT):
                 self._rebuild(progress=False)
-            return self._search_with([], text, agent, category, limit)
+            return self._search_with([], text, agent, category, limit, neighbours)
         except BaseException as exc:
             if not _is_failure(exc):
                 raise
             self.stale = True
             self._stale_files = [ALL]
-            return self._search_with([ALL], text, agent, category, limit)
+            return self._search_with([ALL], text, agent, category, limit, neighbours)
 
     def notice(self) -> str | None:
         """What a search should say on stderr about the cache, if anything."""
@@ -522,22 +570,22 @@ class SearchIndex:
         return None
 
     def _search_with(self, stale: list[str], text: str, agent: str | None, category: str | None,
-                     limit: int) -> list[Hit]:
+                     limit: int, neighbours: bool = True) -> list[Hit]:
         """Search the disk index, with the stale files answered from an in-memory index of them."""
         if ALL in stale or not self.exists():
-            return self._search_index(self._ram_index(), text, agent, category, limit, [])
+            return self._search_index(self._ram_index(), text, agent, category, limit, [], neighbours)
         index = self._open()
         index.reload()
-        hits = self._search_index(index, text, agent, category, limit, stale)
+        hits = self._search_index(index, text, agent, category, limit, stale, neighbours)
         if stale:
-            hits += self._search_index(self._ram_index(stale), text, agent, category, limit, [])
+            hits += self._search_index(self._ram_index(stale), text, agent, category, limit, [], neighbours)
             hits.sort(key=lambda h: h.score, reverse=True)
         return hits[:limit]
 
     def _search_index(self, index: tv.Index, text: str, agent: str | None, category: str | None, limit: int,
-                      exclude: list[str]) -> list[Hit]:
+                      exclude: list[str], neighbours: bool = True) -> list[Hit]:
         searcher = index.searcher()
-        query = self.build_query(text, agent, category, searcher)
+        query = self.build_query(text, agent, category, searcher, neighbours)
         if query is None:
             return []
         if exclude:
@@ -546,22 +594,25 @@ class SearchIndex:
             ]
             query = tv.Query.boolean_query(clauses)
         hits = []
-        matcher = Matcher(list(dict.fromkeys(_WORD_RE.findall(text.lower()))), self.store.config.search_fuzzy)
+        matcher = Matcher(list(dict.fromkeys(query_words(text))), self.store.config.search_fuzzy)
         for score, address in searcher.search(query, limit).hits:
             doc = searcher.doc(address)
             body = doc.get_first("body") or ""
             snippet, matches = make_snippet(body, matcher)
+            tags = (doc.get_first("tags") or "").split()
+            related = not matches and not any(matcher(t.lower()) for t in tags)
             hits.append(
                 Hit(
                     id=int(doc.get_first("id")),
                     agent=doc.get_first("agent"),
                     category=doc.get_first("category"),
                     date=doc.get_first("date"),
-                    tags=(doc.get_first("tags") or "").split(),
+                    tags=tags,
                     body=body,
                     score=score,
                     snippet=snippet,
                     matches=matches,
+                    related=related,
                 )
             )
         return hits
@@ -600,6 +651,8 @@ class Matcher:
     """
 
     def __init__(self, terms: list[str], fuzzy: float):
+        content = [t for t in terms if t not in STOPWORDS]
+        terms = content or terms  # function words count only when the query has nothing else
         self.terms = [(t, (analyze(t) or [t])[0], min(2, round(len(t) * fuzzy))) for t in terms]
         self.cache: dict[str, bool] = {}
 
@@ -620,7 +673,9 @@ class Matcher:
                 stem = (analyze(word) or [word])[0]
             if stem == term_stem:
                 return True
-            if len(term) >= 4 and distance and _edit_distance(word, term, distance) <= distance:
+            if len(term) >= 4 and distance and not any(ch.isdigit() for ch in term) and (
+                _edit_distance(word, term, distance) <= distance or _edit_distance(stem, term_stem, distance) <= distance
+            ):
                 return True
         return False
 

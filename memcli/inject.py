@@ -159,7 +159,8 @@ def gather(store: Store | None, layout: Layout, agent: str, command: str, instru
                 from memcli.index import SearchIndex
 
                 index = SearchIndex(store)
-            hits = index.search(command, agent=agent, category=category, limit=limit, fresh=fresh)
+            # Only entries that hold the task's words: a neighbour's match costs tokens and helps nothing.
+            hits = index.search(command, agent=agent, category=category, limit=limit, fresh=fresh, neighbours=False)
             if fresh and index.notice():
                 warn(index.notice())
             return [Item(_one_line(h.body), h.id, round(h.score, 4)) for h in hits]

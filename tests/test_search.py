@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from memcli import vault
 from memcli.index import MANIFEST, Matcher, SearchIndex, make_snippet
 from memcli.paths import Layout
 from memcli.store import Store
@@ -25,7 +26,8 @@ def search(path: Path, *args: str) -> list[dict]:
 
 
 def bodies(path: Path, *args: str) -> list[str]:
-    return [h["body"] for h in search(path, *args)]
+    """The entries that hold the words (hits found only through their neighbours left out)."""
+    return [h["body"] for h in search(path, *args) if not h["related"]]
 
 
 def test_finds_by_stem_tag_typo_and_prefix(mem: Path):
@@ -145,7 +147,7 @@ def test_memcli_writes_update_the_index_incrementally(mem: Path):
     manifest = index.load_manifest()
     changed, restat = index.changed_files(manifest)
     assert changed == [], "the add already updated the index and its manifest"
-    assert [h.body for h in index.search("redis", fresh=False)] == ["second decision about redis"]
+    assert [h.body for h in index.search("redis", fresh=False) if not h.related] == ["second decision about redis"]
     e = store.find("dev", index.search("redis", fresh=False)[0].id).entry
     run("rm", "dev", str(e.id), "--yes", cwd=mem, check=True)
     assert index.search("redis", fresh=False) == []
@@ -219,3 +221,58 @@ def test_search_works_while_the_lock_is_held_and_there_is_no_index(mem: Path):
         assert result.returncode == 0 and time.monotonic() - started < 30
         assert [h["body"] for h in json.loads(result.stdout)] == ["kubernetes probes need timeouts"]
         assert "cache was not updated" in result.stderr
+
+
+def test_an_exact_identifier_beats_its_typos_and_common_words(mem: Path):
+    import random
+
+    rng = random.Random(4321)
+    words = "rollout canary deploy cache proxy login redirect queue worker retry".split()
+    for f in range(6):
+        entries = []
+        for i in range(400):
+            n = f * 1000 + i + 4000
+            body = " ".join(rng.choice(words) for _ in range(12)) + f" item{n}"
+            entries.append(vault.Entry(1_700_000_000_000 + n, None, [], body))
+        path = mem / ".memory" / f"agent{f}" / "decisions.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(vault.serialize(entries))
+    target = next(e for e in vault.parse((mem / ".memory" / "agent0" / "decisions.md").read_text())
+                  if e.body.endswith(" item4321"))
+    hits = json.loads(run("search", "rollout canary item4321", "--json", cwd=mem, check=True).stdout)
+    assert hits[0]["id"] == target.id, [h["body"][-9:] for h in hits[:5]]
+
+
+def test_function_words_alone_never_make_an_entry_relevant(mem: Path):
+    store = Store(Layout(mem))
+    store.add("dev", "decisions", "Use the blue-green strategy for the database.")
+    store.add("dev", "decisions", "Fix login redirect loops by checking the session cookie first.")
+    hits = json.loads(run("search", "fix the login redirect", "--json", cwd=mem, check=True).stdout)
+    assert [h["body"] for h in hits if not h["related"]] == ["Fix login redirect loops by checking the session cookie first."]
+    assert hits[0]["body"].startswith("Fix login redirect")
+    block = run("inject", "dev", "fix the login redirect", cwd=mem, check=True).stdout
+    assert "blue-green" not in block
+    assert json.loads(run("search", "the", "--json", cwd=mem, check=True).stdout), "a query of function words still searches"
+
+
+@pytest.mark.parametrize("query,needle", [("login_redirect", "login_redirect"), ("src/auth.py", "src/auth.py"),
+                                          ("E1234", "E1234"), ("auth.py", "src/auth.py")])
+def test_identifiers_paths_and_codes_match_as_typed(mem: Path, query: str, needle: str):
+    store = Store(Layout(mem))
+    store.add("dev", "lessons", f"The bug was in {needle}: it swallowed the error.")
+    for i in range(5):
+        store.add("dev", "lessons", f"Unrelated lesson {i} about caching and queues.")
+    hits = json.loads(run("search", query, "--json", cwd=mem, check=True).stdout)
+    assert hits and needle in hits[0]["body"]
+
+
+def test_a_direct_match_ranks_above_entries_that_only_sit_next_to_it(mem: Path):
+    store = Store(Layout(mem))
+    for text in ["Deploys run on Tuesdays.", "Kafka consumers must commit offsets manually.",
+                 "Grafana dashboards live in the ops repo.", "Kafka topics use seven day retention.",
+                 "Sentry alerts go to the on-call channel."]:
+        store.add("dev", "decisions", text)
+    hits = json.loads(run("search", "kafka offsets", "--json", cwd=mem, check=True).stdout)
+    assert hits[0]["body"] == "Kafka consumers must commit offsets manually."
+    assert {h["body"] for h in hits[:2]} == {"Kafka consumers must commit offsets manually.",
+                                             "Kafka topics use seven day retention."}

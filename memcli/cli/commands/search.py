@@ -37,6 +37,8 @@ def run_search(
     for h in hits:
         tags = " ".join("#" + t for t in h.tags)
         head = f"{h.id}  {h.agent}/{h.category}  {h.date}" + (f"  {tags}" if tags else "")
+        if h.related:
+            head += "  (next to a match)"
         snippet = h.snippet
         if color:
             head = f"\x1b[1m{head}\x1b[0m"
