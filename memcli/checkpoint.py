@@ -68,14 +68,14 @@ def save(
         if model_id:
             m.setdefault("modelId", model_id)
     with store.lock():
-        # Check first, write after: every file --close writes into must be readable.
+        # Check first, write after: every file --close writes into must be readable.  The vault
+        # writes come first: if anything fails after them, saving again finds them stored already.
         known = {c: {extract.dedupe_key(e.body) for e in store.read(agent, c)}
-                 for c in (("handoffs", "decisions", "lessons") if close else ())}
-        result.new_messages = conversations.append_messages(store.layout, agent, messages, warn)
-        sessions.save_checkpoint(store.layout, agent, messages, config.checkpoint_messages, chat_id, model_id)
+                 for c in (("decisions", "lessons") if close else ())}
+        handoffs = {e.body for e in store.read(agent, "handoffs")} if close else set()
         if close and messages:
             body = handoff_text(messages, config.handoff_messages, config.handoff_chars)
-            if body and all(e.body != body for e in store.read(agent, "handoffs")):
+            if body and body not in handoffs:
                 result.handoff_id = store.add(agent, "handoffs", body, list(HANDOFF_TAGS)).id
             insights = extract.extract(messages, config.extract_max_items, config.extract_chars)
             for category, items, ids in (
@@ -86,4 +86,6 @@ def save(
                     if extract.dedupe_key(item) not in known[category]:
                         known[category].add(extract.dedupe_key(item))
                         ids.append(store.add(agent, category, item, list(EXTRACT_TAGS)).id)
+        result.new_messages = conversations.append_messages(store.layout, agent, messages, warn)
+        sessions.save_checkpoint(store.layout, agent, messages, config.checkpoint_messages, chat_id, model_id)
     return result

@@ -286,7 +286,9 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
             report.indexRebuilt = not left
             if left:
                 report.problems.append("the search index was not updated (another memcli process held the lock)")
-        except Exception as exc:  # the index is a cache: report, never fail compaction for it
+        except BaseException as exc:  # the index is a cache: report, never fail compaction for it
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
             report.problems.append(f"the search index was not updated: {exc}")
     report.timestamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
     if not dry_run:

@@ -52,18 +52,24 @@ def guard(path: Path, within: Path, links_ok: bool = False) -> Path:
     return path
 
 
+class NotAFile(MemcliError):
+    """A folder (or something else) where memcli expects a file."""
+
+
 def read_inside(path: Path, within: Path) -> bytes | None:
-    """The bytes of ``path`` (None if it does not exist); OutsideMemory if it resolves outside ``within``."""
-    if os.path.islink(path) or os.path.islink(within):
-        if not os.path.lexists(path):
-            return None
-        if not is_inside(path, within) or os.path.islink(within):
-            raise OutsideMemory(f"skipped {path}: it is a symlink that leads outside {within}")
+    """The bytes of ``path`` (None if it does not exist).  OutsideMemory if it, or a folder on the
+    way to it, resolves outside ``within`` (a symlink); NotAFile if it is a folder."""
+    if not os.path.lexists(path):
+        return None
+    if os.path.islink(within) or not is_inside(path, within):
+        raise OutsideMemory(f"skipped {path}: a symlink leads it outside {within}")
     try:
         with open(path, "rb") as handle:
             return handle.read()
     except (FileNotFoundError, NotADirectoryError):
         return None
+    except IsADirectoryError:
+        raise NotAFile(f"{path} is a folder, not a file") from None
 
 
 def decode_text(data: bytes, what: str, error: type[Exception] = MemcliError) -> str:
@@ -93,13 +99,21 @@ CACHE_DIR = ".vault"  # memcli's own cache folder inside .memory/: disposable
 
 
 def _heal_cache_link(path: Path, within: Path) -> None:
-    """``.memory/.vault`` must be a real folder: a symlink there (it is untracked, so a commit can
-    carry one) is replaced by a folder -- the link is removed, never what it points to."""
+    """``.memory/.vault`` and the folders in it must be real folders: a symlink there (the cache
+    is untracked, so a commit can carry one) is replaced by a folder -- the link is removed,
+    never what it points to."""
     cache = within / CACHE_DIR
-    if os.path.islink(cache) and (path == cache or cache in path.parents):
-        target = os.readlink(cache)
-        os.unlink(cache)
-        warn(f"{cache} was a symlink (to {target}); replaced it by a folder: memcli keeps its cache inside .memory")
+    if path != cache and cache not in path.parents:
+        return
+    step = cache
+    for part in (path.relative_to(cache).parts if path != cache else ()) + ("",):
+        if os.path.islink(step):
+            target = os.readlink(step)
+            os.unlink(step)
+            warn(f"{step} was a symlink (to {target}); replaced it by a folder: memcli keeps its cache inside .memory")
+        if not part:
+            break
+        step = step / part
 
 
 def make_dirs(path: Path, within: Path) -> None:

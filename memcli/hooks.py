@@ -37,6 +37,7 @@ from memcli.fsutil import atomic_write, remove as remove_file, rename
 from memcli.gitutil import git
 
 HOOKS = ("post-checkout", "post-merge", "post-rewrite", "pre-commit")
+HOOK_LOCK_TIMEOUT = 1.0  # seconds a hook waits for the memory lock, at most, per file
 MARKER = "# memcli-hook v2"
 _ANY_MARKER = "# memcli-hook v"
 CHAIN = "before-memcli"  # <hook>.before-memcli: the hook that was there before memcli's
@@ -299,7 +300,9 @@ def run(name: str, dir_option: str | None) -> int:
             from memcli.index import SearchIndex
 
             SearchIndex(store).ensure_fresh(lock_timeout=1.0, progress=False)
-    except Exception as exc:  # a hook never fails git; say what went wrong in one line
+    except BaseException as exc:  # a hook never fails git; say what went wrong in one line
+        if isinstance(exc, KeyboardInterrupt):
+            raise
         message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
         sys.stderr.write(f"memcli: {name} hook: {message}\n")
     return 0
@@ -311,7 +314,7 @@ def _in_progress(root: Path) -> bool:
     result = git(root, "rev-parse", *(a for n in names for a in ("--git-path", n)))
     if not result or result.returncode != 0:
         return True
-    return any((p if Path(p).is_absolute() else root / p).exists() for p in result.stdout.splitlines())
+    return any((Path(p) if Path(p).is_absolute() else root / p).exists() for p in result.stdout.splitlines())
 
 
 def _paths(result) -> list[str]:
@@ -339,6 +342,15 @@ def compact_for_commit(store) -> str | None:
     untracked = _paths(git(top, "ls-files", "--others", "--exclude-standard", "-z", "--", memory))
     if unstaged or untracked or not compact.is_due(store):
         return None
+    from memcli.errors import LockTimeout
+    from memcli.fsutil import file_lock
+
+    try:  # a commit never waits on another memcli process: compaction waits for a later commit
+        with file_lock(store.layout.lock_path, 0):
+            pass
+    except LockTimeout:
+        return None
+    store.config.vault_lock_timeout = min(store.config.vault_lock_timeout, HOOK_LOCK_TIMEOUT)
     report = compact.compact(store)
     if not report.actions:
         return None

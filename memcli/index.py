@@ -255,7 +255,7 @@ class SearchIndex:
             data = read_inside(path, self.layout.memory)
         except (FileNotFoundError, NotADirectoryError):
             return None
-        except OutsideMemory as exc:
+        except MemcliError as exc:  # a symlink leading outside, a folder: skipped, said once
             warn(exc.message)
             return None
         return (data, (st.st_size, st.st_mtime_ns)) if data is not None else None
@@ -291,7 +291,12 @@ class SearchIndex:
             raw, stat = read
             if agent not in removed_cache:
                 removed_cache[agent] = self.store.removed_ids(agent)
-            for doc in self._documents(agent, category, raw, stat[1], removed_cache[agent]):
+            try:
+                docs = self._documents(agent, category, raw, stat[1], removed_cache[agent])
+            except MemcliError as exc:  # one unreadable file never disables search: it is left out, said
+                warn(f"{exc.message}; left out of the search index")
+                docs = []
+            for doc in docs:
                 writer.add_document(doc)
             self._record(manifest, key, stat, _sha1(raw))
 
@@ -409,7 +414,8 @@ class SearchIndex:
                 if now_changed:
                     try:
                         self._apply(manifest, now_changed)
-                    except Exception:  # a crash left the index broken (tantivy errors included): rebuild
+                    except BaseException as exc:  # a crash left the index broken (tantivy errors too): rebuild
+                        _reraise_interrupts(exc)
                         self._rebuild(progress)
                         return []
                 if now_changed or restat:
@@ -423,7 +429,8 @@ class SearchIndex:
     def _compatible(self) -> bool:
         try:
             return bool(tv.Index.is_compatible(str(self.path))) and self._open() is not None
-        except Exception:  # a corrupt index raises various errors: rebuild it
+        except BaseException as exc:  # a corrupt index raises various errors, panics too: rebuild it
+            _reraise_interrupts(exc)
             self._index = None
             return False
 
@@ -450,10 +457,12 @@ class SearchIndex:
             keys.append(f"{agent}/.removed")
         try:
             self._apply(manifest, keys)
-        except Exception:  # a broken index: rebuild it now (the lock is held), or the next search will
+        except BaseException as exc:  # a broken index: rebuild it now (the lock is held), or the next search will
+            _reraise_interrupts(exc)
             try:
                 self._rebuild(progress=False)
-            except Exception:
+            except BaseException as again:
+                _reraise_interrupts(again)
                 remove(self.path / MANIFEST, self.layout.memory)
             return
         self._write_manifest(manifest)
@@ -534,7 +543,8 @@ class SearchIndex:
         if fresh:
             try:
                 stale = self.ensure_fresh()
-            except Exception as exc:  # could not rebuild (a read-only disk, a full one): answer from memory
+            except BaseException as exc:  # could not rebuild (a read-only disk, a full one): answer from memory
+                _reraise_interrupts(exc)
                 self.problem = f"the index could not be updated ({_reason(exc)})"
                 stale = [ALL]
             self._stale_files = stale
@@ -622,6 +632,11 @@ def _is_failure(exc: BaseException) -> bool:
     """An error of the index (tantivy raises ValueError, OSError and pyo3's PanicException,
     a BaseException), as opposed to an interrupt."""
     return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"
+
+
+def _reraise_interrupts(exc: BaseException) -> None:
+    if not _is_failure(exc):
+        raise exc
 
 
 def _reason(exc: BaseException) -> str:

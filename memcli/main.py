@@ -51,6 +51,15 @@ def protect_text(argv: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    os.environ.setdefault("RUST_BACKTRACE", "0")  # a tantivy panic (a corrupt index, healed) says one line
+    bad = _not_utf8(argv)
+    if bad is not None:
+        parsed = split_global(argv)
+        if parsed and parsed[1][:1] == ["inject"]:  # a wrapper must go on: the words as near as they can be
+            argv = [a.encode("utf-8", "surrogateescape").decode("utf-8", "replace") for a in argv]
+        else:
+            sys.stderr.write(f"memcli: error: argument {bad + 1} is not UTF-8 text; nothing done\n")
+            return 1
     try:
         parsed = split_global(argv)
         if parsed and parsed[1][:1] == ["__complete"]:
@@ -72,7 +81,12 @@ def main(argv: list[str] | None = None) -> int:
         from memcli.cli.app import run
 
         return run(protect_text(argv))
-    except Exception as exc:
+    except BaseException as exc:  # tantivy's PanicException is a BaseException too
+        if isinstance(exc, SystemExit):
+            raise
+        if isinstance(exc, KeyboardInterrupt):
+            sys.stderr.write("memcli: interrupted\n")
+            return 130
         from memcli.errors import MemcliError
 
         if isinstance(exc, MemcliError):
@@ -85,9 +99,17 @@ def main(argv: list[str] | None = None) -> int:
         # A bug: still one line, unless asked for the traceback.
         sys.stderr.write(f"memcli: internal error: {type(exc).__name__}: {exc} (MEMCLI_DEBUG=1 shows a traceback)\n")
         return 1
-    except KeyboardInterrupt:
-        sys.stderr.write("memcli: interrupted\n")
-        return 130
+
+
+def _not_utf8(argv: list[str]) -> int | None:
+    """The index of the first argument that was not valid UTF-8 (Python keeps such bytes as lone
+    surrogates), or None."""
+    for n, arg in enumerate(argv):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            return n
+    return None
 
 
 def _quiet_broken_pipe() -> int:

@@ -28,7 +28,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                              r"|[?&]sig=[A-Za-z0-9%+/]{30,}={0,2}")),
     ("JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
     # scheme://user:password@host -- the password part is the secret.
-    ("credentials in a URL", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@'\"`]+:(?P<value>[^\s@/'\"`]+)@[^\s/]")),
+    ("credentials in a URL", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@'\"`]*:(?P<value>[^\s@/'\"`]+)@[^\s/]")),
+    ("bearer token", re.compile(r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9\-._~+/]{20,}=*)")),
 ]
 _KEY_WORDS = (r"password|passwd|pwd|secret|secret[_-]?key|api[_-]?key|access[_-]?key|access[_-]?token"
               r"|auth[_-]?token|authtoken|client[_-]?secret|private[_-]?key|token|credentials?")
@@ -38,7 +39,15 @@ _ASSIGNMENT = re.compile(
     r"""\s*[:=]\s*(?:"(?P<dq>[^"\n]+)"|'(?P<sq>[^'\n]+)'|(?P<value>[^\s"'`,;]+))"""
 )
 # An environment-style name (DB_PASSWORD, STRIPE_SECRET, GH_TOKEN): any real value is a secret.
-_ENV_NAME = re.compile(r"(?:^|_)(?:PASSWORD|PASSWD|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)$")
+_ENV_NAME = re.compile(r"(?:^|_)(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)$")
+# DB_PASS=…, SMTP_PASS: … -- an environment-style name alone says "secret" where prose would not.
+_ENV_ASSIGNMENT = re.compile(
+    r"""(?<![A-Za-z0-9_])(?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:PASS|PWD))\s*[:=]\s*"""
+    r"""(?:"(?P<dq>[^"\n]+)"|'(?P<sq>[^'\n]+)'|(?P<value>[^\s"'`,;]+))"""
+)
+# The secret half of an AWS key pair: 40 characters of base64 with both cases and a digit, next to an AKIA id.
+_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*\d)"
+                         r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])")
 
 
 @dataclass(frozen=True)
@@ -70,12 +79,17 @@ def scan(text: str) -> list[Finding]:
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(text):
             start, end = m.span("value") if "value" in pattern.groupindex else m.span()
-            if kind == "credentials in a URL" and _placeholder(m.group("value"), strict=True):
+            if kind in ("credentials in a URL", "bearer token") and _placeholder(m.group("value"), strict=True):
                 continue
             if not any(s < end and start < e for s, e in taken):
                 taken.append((start, end))
                 found.append(Finding(kind, start, end, text.count("\n", 0, start) + 1))
-    for m in _ASSIGNMENT.finditer(text):
+    if any(f.kind == "AWS access key id" for f in found):
+        for m in _AWS_SECRET.finditer(text):
+            if not any(s < m.end() and m.start() < e for s, e in taken):
+                taken.append(m.span())
+                found.append(Finding("AWS secret access key", m.start(), m.end(), text.count("\n", 0, m.start()) + 1))
+    for m in [*_ASSIGNMENT.finditer(text), *_ENV_ASSIGNMENT.finditer(text)]:
         group = next(g for g in ("dq", "sq", "value") if m.group(g) is not None)
         start, end = m.span(group)
         name = m.group(0)[: m.start(group) - m.start()].rstrip(" \t:=\"'")

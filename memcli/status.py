@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from memcli import vault
+from memcli.errors import MemcliError
 from memcli.store import Store
 
 
 def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
     agents = [agent] if agent else store.agents()
-    report: dict[str, Any] = {"root": str(store.layout.root), "agents": {}}
+    report: dict[str, Any] = {"root": str(store.layout.root), "agents": {}, "problems": []}
     totals = {"entries": 0, "open_tasks": 0}
     for a in agents:
         store.check(a)
@@ -19,12 +20,17 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
         open_tasks = 0
         last_handoff = None
         for c in store.categories:
-            entries = store.read(a, c, removed)
+            try:
+                entries = store.read(a, c, removed)
+            except MemcliError as exc:  # one unreadable file is reported, never the end of the report
+                report["problems"].append(exc.message)
+                categories[c] = {"entries": 0, "newest": None, "error": exc.message}
+                continue
             categories[c] = {"entries": len(entries), "newest": entries[0].header_date if entries else None}
             if c == "tasks":
                 open_tasks = sum(len(vault.open_tasks(e.body)) for e in entries)
             if c == "handoffs" and entries:
-                last = store.last_handoff(a)
+                last = store.last_handoff(a) or entries[0]
                 last_handoff = {"id": last.id, "date": last.header_date}
         count = sum(v["entries"] for v in categories.values())
         report["agents"][a] = {

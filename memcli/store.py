@@ -16,7 +16,7 @@ from pathlib import Path
 from memcli import vault
 from memcli.config import Config, load_config
 from memcli.errors import MemcliError, NotFound, VaultFormatError
-from memcli.fsutil import OutsideMemory, atomic_write, decode_text, file_lock, read_inside, read_text, warn
+from memcli.fsutil import NotAFile, OutsideMemory, is_inside, atomic_write, decode_text, file_lock, read_inside, read_text, warn
 from memcli.paths import CONVERSATIONS_DIR, Layout, validate_agent, validate_category
 from memcli.vault import Entry
 
@@ -49,7 +49,7 @@ def read_vault_file(path: Path, within: Path) -> list[Entry]:
     except OutsideMemory as exc:
         warn(exc.message)
         return []
-    except IsADirectoryError:
+    except NotAFile:
         raise VaultFormatError(f"{path} is a folder, not a vault file") from None
     return parse_vault_bytes(path, raw) if raw else []
 
@@ -88,7 +88,11 @@ class Store:
         for name in names:
             if name.startswith((".", "_")) or name == CONVERSATIONS_DIR:
                 continue
-            if (self.layout.memory / name).is_dir():
+            folder = self.layout.memory / name
+            if folder.is_symlink() and not is_inside(folder, self.layout.memory):
+                warn(f"skipped {folder}: a symlink leads it outside {self.layout.memory}")
+                continue
+            if folder.is_dir():
                 try:
                     found.append(validate_agent(name))
                 except MemcliError:
@@ -160,7 +164,8 @@ class Store:
         except (OutsideMemory, UnicodeDecodeError):
             last = None
         last_id = int(last) if last and last.strip().isdigit() and len(last.strip()) < 20 else 0
-        new = max(time.time_ns() // 1_000_000, last_id + 1, max(used, default=0) + 1)
+        sane = [i for i in used if i < vault.MAX_ID]  # an absurd id typed by hand is kept, never followed
+        new = max(time.time_ns() // 1_000_000, min(last_id, vault.MAX_ID - 1) + 1, max(sane, default=0) + 1)
         atomic_write(last_path, str(new), self.layout.memory)
         return new
 

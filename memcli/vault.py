@@ -91,8 +91,13 @@ class Entry:
         return date_for_id(self.id)
 
 
+MAX_ID = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z in ms: a larger id has no date
+
+
 def date_for_id(entry_id: int) -> str:
-    """The header date of an id (milliseconds since the epoch), UTC, to the minute."""
+    """The header date of an id (milliseconds since the epoch), UTC, to the minute ("" if it has none)."""
+    if not 0 <= entry_id <= MAX_ID:
+        return ""
     return datetime.fromtimestamp(entry_id / 1000, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M")
 
 
@@ -318,7 +323,7 @@ def format_entry(entry: Entry) -> str:
         return f"{header}{body}\n\n---"
     if entry.id is None:
         raise ValueError("an entry needs an id before it is written")
-    return f"<!-- id:{entry.id} -->\n## {entry.header_date}{tag_str}\n\n{body}\n\n---"
+    return f"<!-- id:{entry.id} -->\n## {entry.header_date or '1970-01-01T00:00'}{tag_str}\n\n{body}\n\n---"
 
 
 def serialize(entries: list[Entry]) -> str:

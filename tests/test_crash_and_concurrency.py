@@ -249,3 +249,31 @@ def test_checkpoint_close_writes_nothing_when_a_target_file_is_unreadable(mem: P
     assert result.returncode == 1 and "lessons.md" in result.stderr
     after = {p: p.read_bytes() for p in (mem / ".memory").rglob("*") if p.is_file() and ".vault" not in str(p)}
     assert after == before, "all or nothing"
+
+
+def test_a_flipped_byte_in_any_index_file_heals(mem: Path):
+    Store(Layout(mem)).add("dev", "decisions", "entry about kafka")
+    run("search", "kafka", cwd=mem, check=True)
+    index = mem / ".memory" / ".vault" / "index"
+    pristine = {p.name: p.read_bytes() for p in index.iterdir() if p.is_file()}
+    for name, data in sorted(pristine.items()):
+        for offset in (len(data) // 3, len(data) - 9):
+            if not 0 <= offset < len(data):
+                continue
+            for p in list(index.iterdir()):  # back to the pristine index, then one byte flipped
+                if p.is_file():
+                    p.unlink()
+            for n, d in pristine.items():
+                (index / n).write_bytes(d)
+            damaged = bytearray(data)
+            damaged[offset] ^= 0x7F
+            (index / name).write_bytes(bytes(damaged))
+            for _ in range(2):
+                result = run("search", "kafka", "--json", cwd=mem)
+                assert result.returncode == 0 and "Traceback" not in result.stderr, (name, offset, result.stderr)
+                assert "entry about kafka" in result.stdout, (name, offset)
+                assert "internal error" not in result.stderr
+            block = run("inject", "dev", "kafka", cwd=mem)
+            assert block.returncode == 0 and "Traceback" not in block.stderr
+            if not (index / "meta.json").exists():
+                break

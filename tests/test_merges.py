@@ -491,3 +491,36 @@ def test_other_markdown_under_an_agent_folder_keeps_gits_text_merge(tmp_path: Pa
     theirs.write_text("# Notes (theirs)\n\nline one\n")
     result = run("merge-driver", str(base), str(ours), str(theirs), "7", ".memory/dev/README.md", cwd=tmp_path)
     assert result.returncode == 0 and ours.read_text() == "# Notes (theirs)\n\nline one\nline two\n"
+
+
+def test_hooks_work_in_a_linked_worktree(repo_with_hooks: Path):
+    repo = repo_with_hooks
+    add(repo, "base")
+    commit(repo, "base")
+    worktree = repo.parent / "wt"
+    gitx("worktree", "add", "-q", str(worktree), "-b", "wb", cwd=repo)
+    for i in range(35):
+        add(worktree, f"worktree lesson {i}", category="lessons")
+    (repo / ".memory" / ".vault" / "compact-log.json").unlink(missing_ok=True)
+    (worktree / ".memory" / ".vault" / "compact-log.json").unlink(missing_ok=True)
+    gitx("add", "-A", cwd=worktree)
+    result = gitx("commit", "-qm", "w1", cwd=worktree)
+    assert "hook" not in result.stderr or "compacted" in result.stderr, result.stderr
+    assert "Error" not in result.stderr and gitx("status", "--porcelain", cwd=worktree).stdout == ""
+
+
+def test_a_commit_never_waits_for_another_memcli_process(repo_with_hooks: Path):
+    import time
+
+    from .conftest import lock_held
+
+    repo = repo_with_hooks
+    for i in range(35):
+        add(repo, f"lesson {i}", category="lessons")
+    (repo / ".memory" / ".vault" / "compact-log.json").unlink()
+    gitx("add", "-A", cwd=repo)
+    with lock_held(repo):
+        started = time.monotonic()
+        gitx("commit", "-qm", "while locked", cwd=repo)
+        assert time.monotonic() - started < 5
+    assert gitx("status", "--porcelain", cwd=repo).stdout == ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import subprocess
 import sys
 from pathlib import Path
@@ -431,6 +432,10 @@ SECRETS = {  # the text, and a part of it that must never be stored
             "dozjgNryP4J3"),
     "env quoted": ('DB_PASSWORD="correct horse"', "correct horse"),
     "env unquoted short": ("export API_TOKEN=q9", "=q9"),
+    "URL without a user name": ("REDIS_URL=redis://:supersecretpass@cache.internal:6379/0", "supersecretpass"),
+    "DB_PASS": ("DB_PASS=hunter2hunter2", "hunter2hunter2"),
+    "bearer": ("Authorization: Bearer abcdef0123456789abcdef0123456789", "abcdef0123456789abcdef"),
+    "AWS key pair": ("AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI"),
     "secret assignment": ("client_secret: 'Xk9-2ndQ_77pLm'", "Xk9-2ndQ"),
     "private key": ("-----BEGIN RSA PRIVATE KEY-----\n" + PRIVATE_KEY_BODY + "\n" + PRIVATE_KEY_BODY[::-1]
                     + "\n-----END RSA PRIVATE KEY-----", PRIVATE_KEY_BODY[:30]),
@@ -542,3 +547,72 @@ def test_odd_files_in_the_tree_give_clear_errors(mem: Path, tmp_path: Path):
     result = run("init", cwd=repo)
     assert result.returncode == 1 and ".gitignore" in result.stderr and not (repo / ".memory").exists()
     assert run("add", "dev", "lessons", b"caf\xe9".decode("utf-8", "surrogateescape"), cwd=mem).returncode == 1
+
+
+
+@pytest.mark.parametrize("args", [["search", "caf\udce9"], ["add", "dev", "lessons", "ok", "--tag", "caf\udce9"],
+                                  ["checkpoint", "dev", "-", "--chat-id", "caf\udce9"]])
+def test_arguments_that_are_not_utf8_are_refused_in_one_line(mem: Path, args: list[str]):
+    result = run(*args, cwd=mem, input='[{"role": "user", "text": "hi"}]')
+    assert result.returncode == 1 and result.stderr.count("\n") == 1 and "not UTF-8" in result.stderr
+    assert not (mem / ".memory" / "dev").exists() and not (mem / ".memory" / "conversations").exists()
+    assert run("inject", "dev", "caf\udce9", cwd=mem).returncode == 0, "inject goes on"
+
+
+def test_a_folder_where_a_vault_file_should_be(mem: Path):
+    Store(Layout(mem)).add("dev", "decisions", "an entry")
+    (mem / ".memory" / "dev" / "tasks.md").mkdir()
+    for args in (["compact"], ["compact", "--dry-run"], ["search", "entry"], ["status"], ["inject", "dev", "entry"]):
+        result = run(*args, cwd=mem)
+        assert "internal error" not in result.stderr and "Traceback" not in result.stderr, args
+        assert result.returncode == 0, (args, result.stderr)
+    assert "tasks.md is a folder" in run("compact", cwd=mem).stderr
+    assert "an entry" in run("search", "entry", cwd=mem).stdout
+
+
+def test_one_unreadable_vault_file_never_disables_search(mem: Path):
+    store = Store(Layout(mem))
+    store.add("dev", "decisions", "dev entry")
+    store.add("ops", "decisions", "ops entry")
+    with (mem / ".memory" / "dev" / "lessons.md").open("ab") as handle:
+        handle.write(b"\ncaf\xe9 note\n")
+    result = run("search", "ops entry", cwd=mem)
+    assert result.returncode == 0 and "ops entry" in result.stdout and "lessons.md" in result.stderr
+    assert "dev entry" in run("inject", "dev", "dev entry", cwd=mem, check=True).stdout
+    status = run("status", "--json", cwd=mem)
+    assert status.returncode == 0 and any("lessons.md" in p for p in json.loads(status.stdout)["problems"])
+
+
+def test_an_absurd_id_typed_by_hand_breaks_nothing(mem: Path):
+    path = mem / ".memory" / "dev" / "decisions.md"
+    path.parent.mkdir()
+    path.write_text("<!-- id:99999999999999999999999 -->\n## 2026-01-01T00:00\n\nbig\n\n---\n")
+    new = int(run("add", "dev", "decisions", "next", cwd=mem, check=True).stdout)
+    assert new < 10**13, "new ids stay timestamps"
+    msgs = [{"role": "user", "text": "we decided to use postgres for everything in this service"}]
+    run("checkpoint", "dev", "-", "--close", cwd=mem, input=json.dumps(msgs), check=True)
+    assert {e.body for e in Store(Layout(mem)).read("dev", "decisions")} >= {"big", "next"}
+
+
+def test_an_agent_folder_or_checkpoints_linked_outside_are_never_read(mem: Path, tmp_path: Path):
+    outside = tmp_path / "out"
+    (outside / "agentdir").mkdir(parents=True)
+    (outside / "agentdir" / "decisions.md").write_text("<!-- id:1 -->\n## 2026-01-01T00:00\n\nOUTSIDE-ENTRY\n\n---\n")
+    (outside / "cps").mkdir()
+    (outside / "cps" / "ops.json").write_text(json.dumps(
+        {"agentId": "ops", "savedAt": int(time.time() * 1000), "messages": [{"role": "user", "text": "OUTSIDE-CP"}]}))
+    before = tree(outside)
+    (mem / ".memory" / "dev").symlink_to(outside / "agentdir")
+    Store(Layout(mem)).add("ops", "decisions", "x")
+    checkpoints = mem / ".memory" / ".vault" / "checkpoints"
+    import shutil
+
+    shutil.rmtree(checkpoints, ignore_errors=True)
+    checkpoints.symlink_to(outside / "cps")
+    for args in (["list"], ["search", "OUTSIDE"], ["show", "dev", "1"], ["inject", "dev"], ["inject", "ops"],
+                 ["recover", "ops"], ["status", "--json"]):
+        result = run(*args, cwd=mem)
+        assert "OUTSIDE" not in result.stdout, args
+        assert "internal error" not in result.stderr, args
+    run("checkpoint", "ops", "-", cwd=mem, input='[{"role": "user", "text": "inside"}]', check=True)
+    assert not checkpoints.is_symlink() and tree(outside) == before

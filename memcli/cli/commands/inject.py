@@ -39,7 +39,9 @@ def run_inject(
             sys.stdout.write(block)
         if explain:
             _explain(sel, budget, block)
-    except Exception as exc:  # the wrapper must go on: say why on stderr, print no block
+    except BaseException as exc:  # the wrapper must go on: say why on stderr, print no block
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise
         if os.environ.get("MEMCLI_DEBUG"):
             raise
         warn(f"inject failed, no memory block printed: {type(exc).__name__}: {exc}")

@@ -22,7 +22,7 @@ def command(
     agent: Annotated[Optional[str], typer.Argument(help="Only this agent.")] = None,
     category: Annotated[Optional[str], typer.Option("--category", "-c", help="Only this category.")] = None,
     tag: Annotated[Optional[str], typer.Option("--tag", "-t", help="Only entries with this tag.")] = None,
-    limit: Annotated[Optional[int], typer.Option("--limit", "-n", min=1, help="At most this many entries.")] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", "-n", min=1, max=1_000_000, help="At most this many entries.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array of entries.")] = False,
 ) -> None:
     """List entries, newest first: id, agent/category, date, tags and first line."""

@@ -36,6 +36,10 @@ def command(
 
         raise MemcliError("missing ID: `memcli show AGENT ID` (see `memcli list AGENT` for ids)")
     located = store.find(agent, common.parse_id(entry_id))
+    twins = [t for t in store.iter_entries(agent) if t.entry.id == located.entry.id and t.entry is not located.entry]
+    if twins:
+        output.warn(f"{len(twins) + 1} entries share id {located.entry.id}; showing the first"
+                    f" ({located.category}); the next write gives the others ids of their own")
     e = located.entry
     if as_json:
         output.print_json(common.entry_json(agent, located.category, e))

@@ -28,6 +28,8 @@ def command(
     if as_json:
         output.print_json(report)
         return
+    for problem in report["problems"]:
+        output.warn(problem)
     typer.echo(f"memory: {store.layout.memory}")
     if not report["agents"]:
         typer.echo("no agents yet — add one: memcli add AGENT CATEGORY TEXT")
