@@ -133,11 +133,12 @@ def main() -> int:
                 MEMCLI + ["add", "agent000", "lessons", "bench lesson about redis"], runs, root
             )
             cells["--version (Typer path)"] = timed(MEMCLI + ["--version"], runs, root)
-            if n >= 10000:  # an exact identifier against its typos and common words
+            rank = "-"
+            if n > 4321:  # an exact identifier against its typos and common words
                 found = subprocess.run(MEMCLI + ["search", "rollout canary item4321", "--json"], cwd=root,
                                        capture_output=True, text=True, env=ENV)
-                rank = next((i + 1 for i, h in enumerate(json.loads(found.stdout)) if "item4321." in h["body"]), None)
-                rows.setdefault('rank of item4321 for "rollout canary item4321"', []).append(str(rank))
+                rank = str(next((i + 1 for i, h in enumerate(json.loads(found.stdout)) if "item4321." in h["body"]), None))
+            rows.setdefault('rank of item4321 for "rollout canary item4321"', []).append(rank)
             cells["--help"] = timed(MEMCLI + ["--help"], runs, root)
             for name, ms in cells.items():
                 rows.setdefault(name, []).append(f"{ms:.0f} ms ({ms / floor:.1f}x)")
