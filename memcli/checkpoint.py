@@ -70,7 +70,7 @@ def save(
     with store.lock():
         # Check first, write after: every file --close writes into must be readable.  The vault
         # writes come first: if anything fails after them, saving again finds them stored already.
-        known = {c: {extract.dedupe_key(e.body) for e in store.read(agent, c)}
+        known = {c: extract.known_keys(e.body for e in store.read(agent, c))
                  for c in (("decisions", "lessons") if close else ())}
         handoffs = {e.body for e in store.read(agent, "handoffs")} if close else set()
         if close and messages:

@@ -75,13 +75,7 @@ def is_due(store: Store, now: float | None = None) -> bool:
 
 
 def _known_lines(store: Store, agent: str, category: str) -> set[str]:
-    """Dedupe keys of every entry and every bullet line of the category (to extract nothing twice)."""
-    keys = set()
-    for e in store.read(agent, category):
-        keys.add(extract.dedupe_key(e.body))
-        for line in e.body.splitlines():
-            keys.add(extract.dedupe_key(line.strip().removeprefix("- ")))
-    return keys
+    return extract.known_keys(e.body for e in store.read(agent, category))
 
 
 def _processed_ids(store: Store) -> set[str]:

@@ -41,6 +41,19 @@ def dedupe_key(text: str) -> str:
     return _NORMALISE.sub(" ", text.lower()).strip()[:100]
 
 
+def known_keys(bodies) -> set[str]:
+    """What is stored already, as dedupe keys: every entry's body and every line of it (a bullet's
+    ``- `` dropped).  The one rule for "already stored": ``compact`` writes insights as bullets of
+    one entry, ``checkpoint --close`` as one entry each, and either finds the other's."""
+    keys = set()
+    for body in bodies:
+        keys.add(dedupe_key(body))
+        for line in body.splitlines():
+            keys.add(dedupe_key(line.strip().removeprefix("- ")))
+    keys.discard("")
+    return keys
+
+
 @dataclass
 class Insights:
     decisions: list[str] = field(default_factory=list)

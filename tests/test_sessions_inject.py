@@ -381,3 +381,20 @@ def test_overlapping_windows_and_chat_ids_store_each_message_once(mem: Path):
         run(*args, cwd=mem, input=json.dumps(window), check=True)
     texts = [m["text"] for m in conversation_lines(mem)]
     assert sorted(texts) == sorted(m["text"] for m in conversation), texts
+
+
+def test_an_insight_is_stored_once_whether_compact_or_close_runs_first(mem: Path):
+    """compact stores insights as bullets of one entry; checkpoint --close as one entry each."""
+    insight = "We decided to use Redis streams for the notification fan-out service."
+    chatter = [{"role": "user" if i % 2 == 0 else "agent", "text": f"chatter number {i} about nothing"}
+               for i in range(24)]
+    other = "We decided to keep the retry budget at three attempts per webhook delivery."
+    conversation = [{"role": "user", "text": "how do we fan out?"}, {"role": "agent", "text": insight},
+                    {"role": "user", "text": "and retries?"}, {"role": "agent", "text": other}] + chatter
+    run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(conversation), check=True)
+    run("compact", cwd=mem, check=True)  # trims the oldest messages and extracts the insight as a bullet
+    stored = [e.body for e in Store(Layout(mem)).read("dev", "decisions")]
+    assert sum(insight in b for b in stored) == 1 and any(insight in b and other in b for b in stored)
+    run("checkpoint", "dev", "-", "--close", cwd=mem, input=json.dumps(conversation), check=True)
+    stored = [e.body for e in Store(Layout(mem)).read("dev", "decisions")]
+    assert sum(insight in b for b in stored) == 1 and sum(other in b for b in stored) == 1, stored
