@@ -82,6 +82,21 @@ class Selection:
             block += ("\n" if block else "") + self.instructions + "\n"
         return block + END + "\n" if block else ""  # the end line lets checkpoint strip the block
 
+    def costs(self) -> dict[str, int]:
+        """Tokens of each section's own lines in the block."""
+        def lines(items: list[Item], prefix: str = "") -> int:
+            return tokens("\n".join(prefix + i.text for i in items)) if items else 0
+
+        return {
+            "project": tokens(self.project.strip()),
+            "handoff": tokens(self.handoff.text.strip()) if self.handoff else 0,
+            "decisions": lines(self.decisions, "- "),
+            "lessons": lines(self.lessons, "- "),
+            "tasks": lines(self.tasks),
+            "snapshot": lines(self.snapshot),
+            "instructions": tokens(self.instructions),
+        }
+
     def to_json(self, agent: str, command: str, budget: int) -> dict[str, Any]:
         def items(xs: list[Item]) -> list[dict[str, Any]]:
             return [{"id": x.id, "text": x.text, "score": x.score} for x in xs]
@@ -102,6 +117,7 @@ class Selection:
                 "snapshot": items(self.snapshot),
                 "instructions": bool(self.instructions),
             },
+            "costs": self.costs(),
             "cut": self.cut,
         }
 
@@ -205,10 +221,21 @@ def _has_substance(project: str) -> bool:
 
 
 def fit(sel: Selection, budget: int) -> Selection:
-    """Cut the selection until its rendered block is within ``budget`` tokens."""
+    """Cut the selection until its rendered block is within ``budget`` tokens.
+
+    Decisions and lessons go first (lessons before decisions), then the project text is truncated,
+    then the snapshot, the tasks and the handoff.  What room is left is filled again with the most
+    valuable decisions and lessons that fit, in rank order: a long one is shortened with a visible
+    marker rather than evicting its whole section, and one that cannot fit makes way for the next.
+    """
 
     def over() -> bool:
         return tokens(sel.render()) > budget
+
+    if not over():
+        return sel
+    ranked = {"decisions": sel.decisions, "lessons": sel.lessons}
+    sel.decisions, sel.lessons = [], []
 
     def drop_items(name: str, label: str) -> None:
         items: list[Item] = getattr(sel, name)
@@ -216,8 +243,6 @@ def fit(sel: Selection, budget: int) -> Selection:
             gone = items.pop()
             sel.cut.append(f"{label} {gone.id}" if gone.id else label)
 
-    drop_items("lessons", "lesson")
-    drop_items("decisions", "decision")
     if over() and sel.project.strip():
         original = sel.project.strip()
         sel.project_truncated = True
@@ -254,7 +279,45 @@ def fit(sel: Selection, budget: int) -> Selection:
         sel.cut.append("instructions")
     if over():  # nothing left but the frame, and even that does not fit
         sel.project, sel.cut_project_entirely = "", True
+    for name, label in (("decisions", "decision"), ("lessons", "lesson")):
+        _refill(sel, name, label, ranked[name], over)
     return sel
+
+
+SHORTENED = " [… shortened by memcli]"
+MIN_SHORT = 40  # characters of an entry worth showing at all
+
+
+def _refill(sel: Selection, name: str, label: str, ranked: list[Item], over) -> None:
+    """Put back the items of a section that fit whole, in rank order; then the best one left out,
+    shortened with a marker into the room that remains (if enough of it is worth showing)."""
+    kept: list[Item] = getattr(sel, name)
+    skipped: list[Item] = []
+    for item in ranked:
+        kept.append(item)
+        if over():
+            kept.pop()
+            skipped.append(item)
+    if skipped:
+        item = skipped[0]
+        full = item.text
+        position = ranked.index(item)
+        slot = sum(1 for k in kept if ranked.index(k) < position)  # its place by rank
+        lo, hi = 0, len(full) - 1
+        while lo < hi:  # the longest prefix (with the marker) that fits
+            mid = (lo + hi + 1) // 2
+            kept.insert(slot, Item(full[:mid].rstrip() + SHORTENED, item.id, item.score))
+            fits = not over()
+            del kept[slot]
+            if fits:
+                lo = mid
+            else:
+                hi = mid - 1
+        if lo >= MIN_SHORT:
+            kept.insert(slot, Item(full[:lo].rstrip() + SHORTENED, item.id, item.score))
+            sel.cut.append(f"{label} {item.id} shortened from {len(full)} to {lo} characters")
+            skipped = skipped[1:]
+    sel.cut.extend(f"{label} {item.id}" if item.id else label for item in skipped)
 
 
 def build(layout: Layout, agent: str, command: str, budget: int | None, instructions: bool,

@@ -398,3 +398,18 @@ def test_an_insight_is_stored_once_whether_compact_or_close_runs_first(mem: Path
     run("checkpoint", "dev", "-", "--close", cwd=mem, input=json.dumps(conversation), check=True)
     stored = [e.body for e in Store(Layout(mem)).read("dev", "decisions")]
     assert sum(insight in b for b in stored) == 1 and sum(other in b for b in stored) == 1, stored
+
+
+def test_one_long_entry_is_shortened_and_never_evicts_its_section(mem: Path):
+    store = Store(Layout(mem))
+    long_id = store.add("dev", "decisions", "a very long decision about caching " * 40).id
+    store.add("dev", "decisions", "cache tiny one")
+    store.add("dev", "decisions", "cache tiny two")
+    data = json.loads(run("inject", "dev", "caching decision", "--budget", "100", "--format", "json",
+                          cwd=mem, check=True).stdout)
+    texts = [d["text"] for d in data["sections"]["decisions"]]
+    assert "cache tiny one" in texts and "cache tiny two" in texts
+    assert data["sections"]["decisions"][0]["id"] == long_id and texts[0].endswith("[… shortened by memcli]")
+    assert data["tokens"] <= 100 and data["costs"]["decisions"] > 0
+    explained = run("inject", "dev", "caching decision", "--budget", "100", "--explain", cwd=mem, check=True).stderr
+    assert "shortened from" in explained and "tokens" in explained

@@ -51,13 +51,16 @@ def run_inject(
 def _explain(sel, budget: int, block: str) -> None:
     from memcli.inject import tokens
 
+    costs = sel.costs()
     out = [f"inject: {tokens(block)} of {budget} tokens"]
-    out.append(f"  project: {tokens(sel.project)} tokens" + (" (truncated)" if sel.project_truncated else ""))
+    out.append(f"  project: {costs['project']} tokens" + (" (truncated)" if sel.project_truncated else ""))
     if sel.handoff:
-        out.append(f"  handoff: entry {sel.handoff.id}")
+        out.append(f"  handoff: entry {sel.handoff.id}, {costs['handoff']} tokens")
     for name in ("decisions", "lessons"):
         items = getattr(sel, name)
-        out.append(f"  {name}: " + (", ".join(f"{i.id} (score {i.score})" if i.score else str(i.id) for i in items) or "none"))
-    out.append(f"  open tasks: {len(sel.tasks)}; snapshot messages: {len(sel.snapshot)}")
+        listed = ", ".join(f"{i.id} (score {i.score})" if i.score else str(i.id) for i in items) or "none"
+        out.append(f"  {name}: {listed}" + (f"; {costs[name]} tokens" if items else ""))
+    out.append(f"  open tasks: {len(sel.tasks)}, {costs['tasks']} tokens;"
+               f" snapshot messages: {len(sel.snapshot)}, {costs['snapshot']} tokens")
     out.append("  cut: " + ("; ".join(sel.cut) if sel.cut else "nothing"))
     sys.stderr.write("\n".join(out) + "\n")
