@@ -99,10 +99,12 @@ def _step_conversations(store: Store, report: CompactReport, dry: bool) -> None:
             store.check(agent)
         except MemcliError:
             continue  # not an agent's conversation (a name memcli would refuse)
+        done = len(report.actions)
         try:
             with store.lock():  # one agent at a time: other writers get their turn in between
                 _compact_conversation(store, agent, path, processed, report, dry)
         except MemcliError as exc:
+            del report.actions[done:]  # nothing of it happened: say so instead
             report.problems.append(f"conversations/{agent}.jsonl: {exc.message}; left as it is")
     if len(processed) != processed_before and not dry:
         atomic_write(layout.state / "processed-messages.json", json.dumps(sorted(processed)), layout.memory)
