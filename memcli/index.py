@@ -54,6 +54,7 @@ CONTEXT_WEIGHT = 1.3
 RACY_NS = 2_000_000_000  # a file modified this recently may change again within the same mtime tick
 SEARCH_LOCK_TIMEOUT = 0.0  # readers never wait for the lock
 ALL = "*"  # in a list of stale files: the whole index is unusable
+PENDING = "+"  # ... and a complete new index waits in self._pending (the lock was busy to swap it in)
 _WORD_RE = re.compile(r"\w+")
 # Small function words: they never get fuzzy or prefix expansion (they would match everything).
 STOPWORDS = frozenset(
@@ -154,6 +155,7 @@ class SearchIndex:
         self.stale = False  # set by search(): the index could not be brought up to date
         self.problem: str | None = None  # set by search(): why, when it was not the lock
         self._stale_files: list[str] = []
+        self._pending: Path | None = None  # a built index that could not be swapped in yet
 
     # ------------------------------------------------------------ disk state
     @property
@@ -321,13 +323,16 @@ class SearchIndex:
 
     # ------------------------------------------------------------ sync
     def _sweep(self) -> None:
-        """Remove the temporary folders of rebuilds that died (call under the lock: no rebuild runs)."""
+        """Remove the temporary folders of rebuilds that died (a live process's build is left alone)."""
         try:
             names = os.listdir(self.layout.state)
         except OSError:
             return
         for name in names:
             if name.startswith(("index.new-", "index.old-")):
+                pid = name.rsplit("-", 1)[-1]
+                if pid.isdigit() and int(pid) != os.getpid() and _alive(int(pid)):
+                    continue
                 path = self.layout.state / name
                 if path.is_symlink():
                     remove(path, self.layout.memory)
@@ -335,12 +340,17 @@ class SearchIndex:
                     remove_tree(path, self.layout.memory)
 
     def _rebuild(self, progress: bool = True) -> None:
+        """Build a new index and put it in place (call under the lock)."""
+        self._swap_in(self._build(progress))
+
+    def _build(self, progress: bool = True) -> Path:
+        """A complete new index in ``index.new-PID``: needs no lock (readers and writers go on)."""
         memory = self.layout.memory
         state = self.layout.state
         make_dirs(state, memory)
         self._sweep()
-        self._index = None
         tmp = state / f"index.new-{os.getpid()}"
+        remove_tree(tmp, memory)
         make_dirs(tmp, memory)
         manifest = self._new_manifest()
         index = tv.Index(self.schema, path=str(tmp), reuse=False)
@@ -355,6 +365,13 @@ class SearchIndex:
             raise
         del writer, index
         self._write_manifest(manifest, tmp)
+        return tmp
+
+    def _swap_in(self, tmp: Path) -> None:
+        """Put a built index in place of the old one (call under the lock); the manifest it carries
+        says what it holds, so files changed while it was built are re-indexed by the next check."""
+        memory, state = self.layout.memory, self.layout.state
+        self._index = None
         old = state / f"index.old-{os.getpid()}"
         if self.path.is_symlink() or (self.path.exists() and not self.path.is_dir()):
             remove(self.path, memory)  # the link, never what it points to
@@ -399,31 +416,39 @@ class SearchIndex:
             changed, restat = self.changed_files(manifest)
             if not changed and not restat:
                 return []
-        try:
-            from memcli.fsutil import file_lock
+        from memcli.fsutil import file_lock
 
+        rebuild = False
+        try:
             with file_lock(self.layout.lock_path, lock_timeout):
                 # Look again under the lock: another process may have done the work.
                 manifest = self.load_manifest() if self.exists() else None
                 if manifest is None or not self._compatible():
-                    self._rebuild(progress)
-                    return []
-                now_changed, restat = self.changed_files(manifest)
-                for key, rec in restat.items():
-                    self._record(manifest, key, (rec[0], rec[1]), rec[2])
-                if now_changed:
+                    rebuild = True  # built below, without the lock: a big vault takes seconds
+                else:
+                    now_changed, restat = self.changed_files(manifest)
+                    for key, rec in restat.items():
+                        self._record(manifest, key, (rec[0], rec[1]), rec[2])
                     try:
-                        self._apply(manifest, now_changed)
+                        if now_changed:
+                            self._apply(manifest, now_changed)
+                        if now_changed or restat:
+                            self._write_manifest(manifest)
                     except BaseException as exc:  # a crash left the index broken (tantivy errors too): rebuild
                         _reraise_interrupts(exc)
-                        self._rebuild(progress)
-                        return []
-                if now_changed or restat:
-                    self._write_manifest(manifest)
+                        rebuild = True
         except LockTimeout:
             return [key for key in changed if key.endswith(".md") or key == ALL] + [
                 f"{key.split('/')[0]}/{c}.md" for key in changed if key.endswith("/.removed") for c in self.store.categories
             ]
+        if rebuild:
+            tmp = self._build(progress)
+            try:
+                with file_lock(self.layout.lock_path, lock_timeout):
+                    self._swap_in(tmp)
+            except LockTimeout:  # a writer took the lock meanwhile: answer from the new index this time
+                self._pending = tmp
+                return [PENDING]
         return []
 
     def _compatible(self) -> bool:
@@ -582,6 +607,10 @@ class SearchIndex:
     def _search_with(self, stale: list[str], text: str, agent: str | None, category: str | None,
                      limit: int, neighbours: bool = True) -> list[Hit]:
         """Search the disk index, with the stale files answered from an in-memory index of them."""
+        if PENDING in stale and self._pending is not None:
+            built = tv.Index(self.schema, path=str(self._pending))
+            built.reload()
+            return self._search_index(built, text, agent, category, limit, [], neighbours)
         if ALL in stale or not self.exists():
             return self._search_index(self._ram_index(), text, agent, category, limit, [], neighbours)
         index = self._open()
@@ -632,6 +661,16 @@ def _is_failure(exc: BaseException) -> bool:
     """An error of the index (tantivy raises ValueError, OSError and pyo3's PanicException,
     a BaseException), as opposed to an interrupt."""
     return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def _reraise_interrupts(exc: BaseException) -> None:

@@ -277,3 +277,41 @@ def test_a_flipped_byte_in_any_index_file_heals(mem: Path):
             assert block.returncode == 0 and "Traceback" not in block.stderr
             if not (index / "meta.json").exists():
                 break
+
+
+def test_a_rebuild_holds_no_lock_while_it_builds(mem: Path):
+    """The index is built without the lock and swapped in under it: an add never waits for a rebuild."""
+    for agent in ("a1", "a2", "a3", "a4", "a5", "a6"):
+        entries = [vault.Entry(1_700_000_000_000 + i, None, [], f"{agent} entry {i} about queues and retries")
+                   for i in range(6000)]
+        path = mem / ".memory" / agent / "lessons.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(vault.serialize(entries))
+    searcher = subprocess.Popen([sys.executable, "-m", "memcli", "search", "queues", "--json", "--limit", "3"],
+                                cwd=mem, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.3)
+    added = run("add", "dev", "lessons", "added during the rebuild about queues", cwd=mem)
+    add_done = searcher.poll() is None  # the add finished while the rebuild was still going
+    out, err = searcher.communicate(timeout=300)
+    assert added.returncode == 0 and searcher.returncode == 0, err
+    assert add_done, "the add waited for the rebuild"
+    assert len(json.loads(out)) == 3
+    hits = json.loads(run("search", "added during the rebuild", "--json", cwd=mem, check=True).stdout)
+    assert hits[0]["body"] == "added during the rebuild about queues"
+    leftovers = [p.name for p in (mem / ".memory" / ".vault").iterdir() if p.name.startswith("index.")]
+    assert leftovers == []
+
+
+def test_a_search_answers_from_its_new_index_when_the_lock_is_busy_at_swap_time(mem: Path):
+    from .conftest import lock_held
+
+    Store(Layout(mem)).add("dev", "lessons", "a lesson about swapping")
+    import shutil
+
+    shutil.rmtree(mem / ".memory" / ".vault" / "index", ignore_errors=True)
+    with lock_held(mem):
+        result = run("search", "swapping", "--json", cwd=mem, check=True)
+        assert [h["body"] for h in json.loads(result.stdout)] == ["a lesson about swapping"]
+        assert "cache was not updated" in result.stderr
+    run("search", "swapping", cwd=mem, check=True)
+    assert (mem / ".memory" / ".vault" / "index" / "memcli-manifest.json").exists()
