@@ -89,60 +89,73 @@ def migrate(store: Store, dry_run: bool = False, sources: list[Path] | None = No
     events = layout.root / AGENT_MEMORY_EVENTS
     if events.is_file() and events not in sources:
         sources.append(events)
-    with store.lock():
-        for source in sources:
+    # The lock is taken per file, not for the whole run: other memcli processes go on meanwhile.
+    for source in sources:
+        with store.lock():
             import_external(store, source, agent, report)
-        for path in progress(sorted(layout.memory.glob("*.md")), "migrating flat files", threshold=20):
-            agent = path.stem
-            if path.name.startswith(("_", ".")) or not path.is_file():
-                continue
-            try:
-                store.check(agent)
-            except MemcliError:
-                report.skipped.append(f"{path.name}: {agent!r} is not a valid agent id")
-                continue
-            backup = path.with_name(path.name + ".bak")
-            if backup.exists():
-                report.skipped.append(f"{path.name}: {backup.name} already exists (migrated before?)")
-                continue
-            try:
-                text = decode_text(read_inside(path, layout.memory) or b"", path.name)
-            except MemcliError as exc:
-                report.skipped.append(f"{exc.message}; left as it is")
-                continue
-            report.files.append(path.name)
-            for category, body in sections(text, store.categories):
-                known = {extract.dedupe_key(e.body) for e in store.read(agent, category)}
-                if extract.dedupe_key(body) in known:
-                    continue
-                key = f"{agent}/{category}"
-                report.entries[key] = report.entries.get(key, 0) + 1
-                if not dry_run:
-                    store.add(agent, category, body)
-            if not dry_run:
-                rename(path, backup, layout.memory)
-        folder = layout.conversations
-        for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-            agent = path.stem
-            try:
-                store.check(agent)
-                raw = decode_text(read_inside(path, layout.memory) or b"", f"conversations/{path.name}")
-                messages, meta = conversations.parse_conversation(raw, str(path))
-            except MemcliError as exc:
-                report.skipped.append(exc.message)
-                continue
-            report.files.append(f"conversations/{path.name}")
-            conversations.assign_ids(messages, meta.get("chatId"))
-            for m in messages:  # legacy messages have no time of their own: the file's save time
-                if "savedAt" in meta:
-                    m.setdefault("ts", meta["savedAt"])
-            if dry_run:
-                known = {m["id"] for m in conversations.read_conversation(layout, agent, legacy=False)}
-                report.conversations[agent] = sum(1 for m in messages if m["id"] not in known)
-                continue
-            report.conversations[agent] = conversations.append_messages(layout, agent, messages)
-            rename(path, Path(str(path) + ".bak"), layout.memory)
+    for path in progress(sorted(layout.memory.glob("*.md")), "migrating flat files", threshold=20):
+        with store.lock():
+            _migrate_flat_file(store, path, report, dry_run)
+    folder = layout.conversations
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        with store.lock():
+            _migrate_conversation(store, path, report, dry_run)
     return report
+
+
+def _migrate_flat_file(store: Store, path: Path, report: MigrateReport, dry_run: bool) -> None:
+    layout = store.layout
+    agent = path.stem
+    if path.name.startswith(("_", ".")) or not path.is_file():
+        return
+    try:
+        store.check(agent)
+    except MemcliError:
+        report.skipped.append(f"{path.name}: {agent!r} is not a valid agent id")
+        return
+    backup = path.with_name(path.name + ".bak")
+    if backup.exists():
+        report.skipped.append(f"{path.name}: {backup.name} already exists (migrated before?)")
+        return
+    try:
+        text = decode_text(read_inside(path, layout.memory) or b"", path.name)
+    except MemcliError as exc:
+        report.skipped.append(f"{exc.message}; left as it is")
+        return
+    report.files.append(path.name)
+    for category, body in sections(text, store.categories):
+        known = {extract.dedupe_key(e.body) for e in store.read(agent, category)}
+        if extract.dedupe_key(body) in known:
+            continue
+        key = f"{agent}/{category}"
+        report.entries[key] = report.entries.get(key, 0) + 1
+        if not dry_run:
+            store.add(agent, category, body)
+    if not dry_run:
+        rename(path, backup, layout.memory)
+
+
+def _migrate_conversation(store: Store, path: Path, report: MigrateReport, dry_run: bool) -> None:
+    layout = store.layout
+    agent = path.stem
+    try:
+        store.check(agent)
+        raw = decode_text(read_inside(path, layout.memory) or b"", f"conversations/{path.name}")
+        messages, meta = conversations.parse_conversation(raw, str(path))
+    except MemcliError as exc:
+        report.skipped.append(exc.message)
+        return
+    report.files.append(f"conversations/{path.name}")
+    conversations.assign_ids(messages, meta.get("chatId"))
+    for m in messages:  # legacy messages have no time of their own: the file's save time
+        if "savedAt" in meta:
+            m.setdefault("ts", meta["savedAt"])
+    if dry_run:
+        known = {m["id"] for m in conversations.read_conversation(layout, agent, legacy=False)}
+        report.conversations[agent] = sum(1 for m in messages if m["id"] not in known)
+        return
+    report.conversations[agent] = conversations.append_messages(layout, agent, messages)
+    rename(path, Path(str(path) + ".bak"), layout.memory)
 
 
 # ---------------------------------------------------------------- other memory systems
