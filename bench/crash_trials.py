@@ -51,52 +51,63 @@ def timed(args: list[str], cwd: Path, stdin: str | None) -> float:
     return time.monotonic() - started
 
 
+def run_trials(folder: Path, trials: int, seed: int, entries: int, log=print) -> int:
+    """``trials`` kill -9 trials in ``folder`` (set up here); returns how many failed."""
+    rng = random.Random(seed)
+    conversation = json.dumps([{"role": "user" if i % 2 == 0 else "agent", "text": f"message {i} about queues"}
+                               for i in range(40)])
+    failures = 0
+    setup(folder, entries)
+    kinds = [(["add", "dev", "lessons", "a lesson about queues"], None),
+             (["checkpoint", "dev", "-", "--close"], conversation),
+             (["compact"], None)]
+    durations = {tuple(a): timed(a, folder, s) for a, s in kinds}
+    for trial in range(trials):
+        args, stdin = kinds[0] if trial % 2 == 0 else kinds[rng.randrange(1, 3)]
+        if trial % 5 == 0:
+            path = folder / ".memory" / "dev" / "projects.md"
+            path.write_text(path.read_text() + f"\nhand note {trial} about queues\n")
+        proc = subprocess.Popen([sys.executable, "-m", "memcli", *args], cwd=folder, stdin=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if stdin:
+            proc.stdin.write(stdin.encode())
+        proc.stdin.close()
+        time.sleep(rng.uniform(0.3, 1.0) * durations[tuple(args)])
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        problem = check(folder)
+        if problem:
+            failures += 1
+            log(f"trial {trial} ({args[0]}): {problem}")
+    return failures
+
+
+def check(folder: Path) -> str | None:
+    """What is wrong after a kill: search must find every stored entry, inject must print a block."""
+    result = memcli("search", "queues", "--limit", "1000000", "--json", cwd=folder)
+    problem = None
+    if result.returncode != 0 or "internal error" in result.stderr or "Traceback" in result.stderr:
+        problem = f"search failed: {result.stderr.strip()[:200]}"
+    else:
+        found = {h["id"] for h in json.loads(result.stdout)}
+        store = Store(Layout(folder))
+        stored = {e.id for c in ("decisions", "lessons", "projects") for e in store.read("dev", c)}
+        if not stored <= found:
+            problem = f"search misses {len(stored - found)} stored entries"
+    block = memcli("inject", "dev", "queues", cwd=folder)
+    if block.returncode != 0 or "MEMORY CONTEXT" not in block.stdout:
+        problem = (problem or "") + f" inject printed no block: {block.stderr.strip()[:200]}"
+    return problem
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--entries", type=int, default=3000)
     opts = parser.parse_args()
-    rng = random.Random(opts.seed)
-    conversation = json.dumps([{"role": "user" if i % 2 == 0 else "agent", "text": f"message {i} about queues"}
-                               for i in range(40)])
-    failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        setup(folder, opts.entries)
-        kinds = [(["add", "dev", "lessons", "a lesson about queues"], None),
-                 (["checkpoint", "dev", "-", "--close"], conversation),
-                 (["compact"], None)]
-        durations = {tuple(a): timed(a, folder, s) for a, s in kinds}
-        for trial in range(opts.trials):
-            args, stdin = kinds[0] if trial % 2 == 0 else kinds[rng.randrange(1, 3)]
-            if trial % 5 == 0:
-                path = folder / ".memory" / "dev" / "projects.md"
-                path.write_text(path.read_text() + f"\nhand note {trial} about queues\n")
-            proc = subprocess.Popen([sys.executable, "-m", "memcli", *args], cwd=folder, stdin=subprocess.PIPE,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            if stdin:
-                proc.stdin.write(stdin.encode())
-            proc.stdin.close()
-            time.sleep(rng.uniform(0.3, 1.0) * durations[tuple(args)])
-            proc.send_signal(signal.SIGKILL)
-            proc.wait()
-            result = memcli("search", "queues", "--limit", "1000000", "--json", cwd=folder)
-            problem = None
-            if result.returncode != 0 or "internal error" in result.stderr:
-                problem = f"search failed: {result.stderr.strip()[:200]}"
-            else:
-                found = {h["id"] for h in json.loads(result.stdout)}
-                store = Store(Layout(folder))
-                stored = {e.id for c in ("decisions", "lessons", "projects") for e in store.read("dev", c)}
-                if not stored <= found:
-                    problem = f"search misses {len(stored - found)} stored entries"
-            block = memcli("inject", "dev", "queues", cwd=folder)
-            if block.returncode != 0 or "MEMORY CONTEXT" not in block.stdout:
-                problem = (problem or "") + f" inject printed no block: {block.stderr.strip()[:200]}"
-            if problem:
-                failures += 1
-                print(f"trial {trial} ({args[0]}): {problem}")
+        failures = run_trials(Path(tmp), opts.trials, opts.seed, opts.entries)
     print(f"{opts.trials} trials, {failures} failed")
     return 1 if failures else 0
 

@@ -87,16 +87,18 @@ def _idf(total: int, found: int) -> float:
     return math.log(1 + (total - found + 0.5) / (found + 0.5))
 
 
+def _analyzer(stem: bool):
+    """tantivy's ``en_stem`` pipeline (simple tokenizer, long words out, lower case), stemmed or not."""
+    builder = tv.TextAnalyzerBuilder(tv.Tokenizer.simple()).filter(tv.Filter.remove_long(40))
+    builder = builder.filter(tv.Filter.lowercase())
+    return (builder.filter(tv.Filter.stemmer("english")) if stem else builder).build()
+
+
 def query_words(text: str) -> list[str]:
     """The words of ``text`` as the index cuts them (lower-cased, not stemmed)."""
     global _WORDS
     if _WORDS is None:
-        _WORDS = (
-            tv.TextAnalyzerBuilder(tv.Tokenizer.simple())
-            .filter(tv.Filter.remove_long(40))
-            .filter(tv.Filter.lowercase())
-            .build()
-        )
+        _WORDS = _analyzer(stem=False)
     return _WORDS.analyze(text)
 
 
@@ -104,13 +106,7 @@ def analyze(text: str) -> list[str]:
     """The terms tantivy's ``en_stem`` tokenizer makes of ``text``."""
     global _ANALYZER
     if _ANALYZER is None:
-        _ANALYZER = (
-            tv.TextAnalyzerBuilder(tv.Tokenizer.simple())
-            .filter(tv.Filter.remove_long(40))
-            .filter(tv.Filter.lowercase())
-            .filter(tv.Filter.stemmer("english"))
-            .build()
-        )
+        _ANALYZER = _analyzer(stem=True)
     return _ANALYZER.analyze(text)
 
 

@@ -60,50 +60,19 @@ def test_kill_9_leaves_every_file_old_or_new(mem: Path):
     assert len(hits) == total > 0
 
 
-def _big_vault(mem: Path, n: int = 1500) -> None:
-    """Many entries in several files, written directly (fast), so index work takes a while."""
-    for c, category in enumerate(("decisions", "lessons", "projects")):
-        entries = [vault.Entry(1_700_000_000_000 + c * 100_000 + i, None, [], f"{category} entry {i} about queues")
-                   for i in range(n // 3)]
-        path = mem / ".memory" / "dev" / f"{category}.md"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(vault.serialize(entries))
+def test_kill_9_at_any_point_never_breaks_search_or_inject(tmp_path: Path):
+    """kill -9 of add, checkpoint --close and compact at random moments; every later command works.
 
+    A few of bench/crash_trials.py's trials (its 100-trial runs are quoted in bench/RESULTS.md)."""
+    import importlib.util
 
-def test_kill_9_at_any_point_never_breaks_search_or_inject(mem: Path):
-    """kill -9 of add, checkpoint and compact at random moments; every later command works."""
-    _big_vault(mem)
-    run("search", "queues", cwd=mem, check=True)
-    rng = random.Random(11)
-    conversation = json.dumps([{"role": "user" if i % 2 == 0 else "agent", "text": f"msg {i} about queues"}
-                               for i in range(40)])
-    commands = [
-        (["add", "dev", "lessons", "lesson landed about queues"], None),
-        (["checkpoint", "dev", "-", "--close"], conversation),
-        (["compact"], None),
-        (["add", "dev", "decisions", "decision landed about queues"], None),
-    ]
-    for trial in range(12):
-        args, stdin = commands[trial % len(commands)]
-        if trial % 3 == 0:  # a hand edit, so that the next search has files to re-index
-            path = mem / ".memory" / "dev" / "projects.md"
-            path.write_text(path.read_text() + f"\nhand note {trial} about queues\n")
-        proc = subprocess.Popen([sys.executable, "-m", "memcli", *args], cwd=mem, stdin=subprocess.PIPE,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if stdin:
-            proc.stdin.write(stdin.encode())
-        proc.stdin.close()
-        time.sleep(rng.uniform(0.05, 0.6))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        result = run("search", "queues", "--limit", "100000", "--json", cwd=mem)
-        assert result.returncode == 0 and "internal error" not in result.stderr, result.stderr
-        found = {h["id"] for h in json.loads(result.stdout)}
-        stored = {e.id for c in ("decisions", "lessons", "projects") for e in Store(Layout(mem)).read("dev", c)}
-        assert stored <= found, f"trial {trial}: search misses {len(stored - found)} stored entries"
-        block = run("inject", "dev", "queues", cwd=mem)
-        assert block.returncode == 0 and "MEMORY CONTEXT" in block.stdout
-    leftovers = [p.name for p in (mem / ".memory" / ".vault").iterdir() if p.name.startswith("index.")]
+    spec = importlib.util.spec_from_file_location("memcli_bench_crash_trials",
+                                                  Path(__file__).resolve().parent.parent / "bench" / "crash_trials.py")
+    trials = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(trials)
+    problems: list[str] = []
+    assert trials.run_trials(tmp_path, 12, seed=11, entries=1500, log=problems.append) == 0, problems
+    leftovers = [p.name for p in (tmp_path / ".memory" / ".vault").iterdir() if p.name.startswith("index.")]
     assert leftovers == [], "temporary index folders are cleaned up"
 
 
