@@ -665,7 +665,7 @@ class Trial:
             if model.wild:
                 texts = [h["body"] for h in hits]
                 conflict_copies += sum("merge-conflict" in h["tags"] for h in hits)
-                if not any(t in model.acceptable for t in texts) and not (model.n in summarised):
+                if not any(t in model.acceptable for t in texts) and model.n not in summarised:
                     self.violate("lost_entries", f"{where}: changed concurrently, none of "
                                                  f"{sorted(model.acceptable)} present; found {texts}")
                 stray = [t for t in texts if t not in model.acceptable]

@@ -27,6 +27,10 @@ from memcli.fsutil import OutsideMemory, atomic_write, read_inside
 from memcli.fsutil import warn as _warn
 from memcli.paths import Layout, validate_agent
 
+TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
+if TYPE_CHECKING:
+    from typing import Any
+
 ROLES = {"assistant": "agent", "ai": "agent", "model": "agent", "bot": "agent", "human": "user"}
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _USER_QUERY = re.compile(r"^\s*<user_query>\s*(.*?)\s*</user_query>\s*$", re.S)

@@ -18,6 +18,10 @@ from pathlib import Path
 
 from memcli.errors import LockTimeout, MemcliError
 
+TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 
 class OutsideMemory(MemcliError):
     """A path that leads outside the folder memcli may touch (a symlink, most often)."""

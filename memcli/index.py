@@ -32,6 +32,10 @@ from memcli.fsutil import OutsideMemory, atomic_write, guard, make_dirs, read_in
 from memcli.store import Store, parse_vault_bytes
 from memcli.vault import Entry
 
+TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
+if TYPE_CHECKING:
+    from typing import Any
+
 SCHEMA_VERSION = 2  # 2: the context field
 MANIFEST = "memcli-manifest.json"
 # A tag match scores TAG_WEIGHT x the term's IDF, with no length normalisation (BM25 on a

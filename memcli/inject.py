@@ -19,6 +19,11 @@ from memcli.errors import MemcliError
 from memcli.paths import Layout
 from memcli.store import Store
 
+TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 TRUNCATED = "[… truncated by memcli to fit the token budget]"
 INSTRUCTIONS = (
     "## MEMORY: When asked to save/learn/remember, WRITE to files (don't just say you will).\n"

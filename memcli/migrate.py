@@ -20,7 +20,6 @@ target category is not added again.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path

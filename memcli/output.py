@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
+if TYPE_CHECKING:
+    from typing import Any, IO
+
 
 def use_color(stream: IO[str] | None = None) -> bool:
     stream = stream or sys.stdout

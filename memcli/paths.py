@@ -6,7 +6,7 @@ import os
 import re
 from pathlib import Path
 
-from memcli.errors import InvalidName, MemcliError, NotInitialized
+from memcli.errors import InvalidName, NotInitialized
 
 MEMORY_DIR = ".memory"
 STATE_DIR = ".vault"

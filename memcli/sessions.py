@@ -13,6 +13,10 @@ import json
 from memcli.fsutil import atomic_write
 from memcli.paths import Layout, validate_agent
 
+TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
+if TYPE_CHECKING:
+    from typing import Any
+
 DAY_MS = 86_400_000
 
 

@@ -20,6 +20,10 @@ from memcli.fsutil import NotAFile, OutsideMemory, is_inside, atomic_write, deco
 from memcli.paths import CONVERSATIONS_DIR, Layout, validate_agent, validate_category
 from memcli.vault import Entry
 
+TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
 
 COMPACTED_TAG = "compacted"
 

@@ -17,7 +17,7 @@ from memcli.sessions import DAY_MS, save_checkpoint
 from memcli.store import Store
 from memcli.vault import Entry
 
-from .conftest import FIXTURES, clean_env, run
+from .conftest import FIXTURES, run
 
 FOUR = [
     {"role": "user", "text": "fix the login redirect"},

@@ -10,6 +10,10 @@ from __future__ import annotations
 from memcli.cli.spec import SPECS, CommandSpec
 from memcli.main import OPTION_LIKE  # loaded already: the fast path is entered from memcli.main
 
+TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
+if TYPE_CHECKING:
+    from typing import Any
+
 
 def parse(spec: CommandSpec, args: list[str]) -> dict[str, Any] | None:
     options = {flag: p for p in spec.params if p.kind in ("option", "flag") for flag in p.flags}
@@ -87,7 +91,7 @@ def run(command: str, args: list[str], dir_option: str | None) -> int | None:
 def typer_command(spec: CommandSpec, impl):
     """A Typer command function whose parameters are generated from ``spec``."""
     import inspect
-    from typing import Any, List, Optional
+    from typing import List, Optional
 
     import typer
 
