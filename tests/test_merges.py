@@ -524,3 +524,42 @@ def test_a_commit_never_waits_for_another_memcli_process(repo_with_hooks: Path):
         gitx("commit", "-qm", "while locked", cwd=repo)
         assert time.monotonic() - started < 5
     assert gitx("status", "--porcelain", cwd=repo).stdout == ""
+
+
+V01_HOOK = """#!/bin/sh
+# memcli-hook v1: installed by `memcli init`; `memcli init --remove-hooks` removes it.
+here=$(dirname "$0")
+status=0
+if [ -x "$here/post-merge.legacy" ]; then
+    "$here/post-merge.legacy" "$@" || status=$?
+fi
+exit $status
+"""
+
+
+def test_init_upgrades_what_memcli_0_1_installed(tmp_path: Path):
+    repo = tmp_path / "r"
+    repo.mkdir()
+    gitx("init", "-q", "-b", "main", cwd=repo)
+    (repo / ".gitattributes").write_text(
+        "*.png binary\n# memcli: memory files merge by union, so entries and messages from both sides are kept\n"
+        ".memory/*/*.md merge=union\n.memory/*/.removed merge=union\n.memory/conversations/*.jsonl merge=union\n")
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir(exist_ok=True)
+    (hooks / "post-merge").write_text(V01_HOOK)
+    (hooks / "post-merge.legacy").write_text('#!/bin/sh\necho user-merge >> "$(git rev-parse --show-toplevel)/hook.log"\n')
+    for name in ("post-merge", "post-merge.legacy"):
+        (hooks / name).chmod(0o755)
+    (repo / ".gitignore").write_text("hook.log\n")
+    run("init", cwd=repo, check=True)
+    attributes = (repo / ".gitattributes").read_text()
+    assert ".memory/*/*.md merge=memcli" in attributes and ".memory/*/*.md merge=union" not in attributes
+    assert "*.png binary" in attributes
+    assert not (hooks / "post-merge.legacy").exists() and (hooks / "post-merge.before-memcli").exists()
+    commit(repo, "init")
+    gitx("checkout", "-qb", "side", cwd=repo)
+    add(repo, "side")
+    commit(repo, "side")
+    gitx("checkout", "-q", "main", cwd=repo)
+    gitx("merge", "-q", "--no-edit", "--no-ff", "side", cwd=repo)
+    assert (repo / "hook.log").read_text() == "user-merge\n", "the user's hook runs once, from its new name"
