@@ -18,6 +18,16 @@ END = "<!-- memcli:end -->"
 _START_RE = re.compile(r"(?m)^[ \t]*(?:" + re.escape(START) + r"|" + re.escape(INSTRUCTIONS_START) + r")")
 
 
+NEUTRAL_END = "<!-- memcli-end (quoted) -->"  # how the end line reads when an entry quotes it
+_OLD_END = re.compile(r"\n\n---[ \t]*(?:\n|$)|\n\n---(?=[^-])")
+_OLD_INSTRUCTIONS = re.compile(r"\n*" + re.escape(INSTRUCTIONS_START) + r"[^\n]*\n[^\n]*\n---")
+
+
+def neutralise(text: str) -> str:
+    """Text for the inside of a block: it must not hold the end line (an entry that quotes it)."""
+    return text.replace(END, NEUTRAL_END) if END in text else text
+
+
 def strip_injected(text: str) -> str:
     """``text`` without any memory block that memcli printed into it."""
     if START not in text and INSTRUCTIONS_START not in text:
@@ -31,12 +41,22 @@ def strip_injected(text: str) -> str:
             break
         out.append(text[pos : match.start()])
         end = text.find(END, match.end())
-        if end >= 0:
+        following = text.find(START, match.end())  # another block's heading (the instructions belong to this one)
+        if end >= 0 and (following < 0 or end < following):
             pos = end + len(END)
-        else:  # a block from memcli 0.1: it ends at its last "---" (the task may follow on that line)
-            last = text.rfind("\n---", match.end())
-            if last < 0:
-                out.append(text[match.start() :])
-                break
-            pos = last + len("\n---")
-    return "".join(out).strip()
+            continue
+        # A block from memcli 0.1 (no end line): it ends at its first "---" after a blank line,
+        # and its instructions, if any, at their own "---".
+        if text.startswith(INSTRUCTIONS_START, match.start() + len(match.group(0)) - len(INSTRUCTIONS_START)):
+            old = _OLD_INSTRUCTIONS.match(text, match.start())
+            pos = old.end() if old else len(text)
+            continue
+        old = _OLD_END.search(text, match.end())
+        if old is None:
+            pos = len(text)
+            break
+        pos = old.start() + len("\n\n---")
+        instructions = _OLD_INSTRUCTIONS.match(text, pos)
+        if instructions:
+            pos = instructions.end()
+    return re.sub(r"\n{3,}", "\n\n", "".join(out)).strip()

@@ -167,7 +167,7 @@ def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tu
                 summaries = [e for e in entries if _is_summary(e)]
                 pinned = [e for e in entries if not _is_summary(e) and vault.open_tasks(e.body)]
                 candidates = [e for e in entries if not _is_summary(e) and not vault.open_tasks(e.body)]
-                candidates.sort(key=lambda e: e.id, reverse=True)
+                candidates.sort(key=vault.newest_first, reverse=True)
                 summarised.clear()
                 if len(candidates) + len(pinned) <= config.compact_category_cap:
                     return None

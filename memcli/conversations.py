@@ -154,14 +154,21 @@ def parse_conversation(text: str, where: str = "input") -> tuple[list[dict[str, 
     return messages, meta
 
 
+def message_id(role: str, text: str, ts: Any, occurrence: int) -> str:
+    """The id of a message that came without one: its role, text, own timestamp (if any) and how
+    many identical messages came before it."""
+    basis = f"{role}\x00{text}\x00{'' if ts is None else ts}\x00{occurrence}"
+    return hashlib.sha1(basis.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 def assign_ids(messages: list[dict[str, Any]], chat_id: str | None = None) -> list[dict[str, Any]]:
     """Give each message without an id a stable one, from the message alone.
 
     The id hashes the role, the text and the message's own timestamp (when it has one),
     and how many identical messages came before it in the same input -- never its
-    position, the window or the chat id -- so that re-saving any overlapping window of a
-    conversation (a wrapper saves the last N messages every 30 s) adds each message once.
-    ``chat_id`` is accepted for callers' convenience and does not change ids.
+    position, the window or the chat id.  ``append_messages`` recounts repeats against the
+    stored conversation, so that a repeated short message in a later window is not taken
+    for an earlier one.  ``chat_id`` is accepted for callers' convenience and changes no id.
     """
     seen: dict[tuple[str, str, Any], int] = {}
     for m in messages:
@@ -169,9 +176,42 @@ def assign_ids(messages: list[dict[str, Any]], chat_id: str | None = None) -> li
         occurrence = seen.get(key, 0)
         seen[key] = occurrence + 1
         if "id" not in m:
-            basis = f"{m['role']}\x00{m['text']}\x00{m.get('ts', '')}\x00{occurrence}"
-            m["id"] = hashlib.sha1(basis.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+            m["id"] = message_id(m["role"], m["text"], m.get("ts"), occurrence)
+            m["_auto_id"] = True
     return messages
+
+
+def _stored_already(stored: list[tuple[str, str]], window: list[tuple[str, str]]) -> set[int]:
+    """Which messages of ``window`` are in ``stored`` (both as (role, text), in order).
+
+    The window is anchored at its first message that is stored, at whichever of that message's
+    places lets most of the rest follow in order; a message after it counts as stored where it
+    comes next in the stored conversation (messages typed by hand or merged from elsewhere may
+    sit in between), else as new -- so a repeated "ok" later in a window is a new "ok"."""
+    import bisect
+
+    places: dict[tuple[str, str], list[int]] = {}
+    for position, key in enumerate(stored):
+        places.setdefault(key, []).append(position)
+    anchor = next((i for i, key in enumerate(window) if key in places), None)
+    if anchor is None:
+        return set()
+    best: set[int] = set()
+    for start in reversed(places[window[anchor]][-64:]):  # the latest places first: ties go to them
+        found, after = {anchor}, start + 1
+        for i in range(anchor + 1, len(window)):
+            where = places.get(window[i])
+            if not where:
+                continue
+            k = bisect.bisect_left(where, after)
+            if k < len(where):
+                found.add(i)
+                after = where[k] + 1
+        if len(found) > len(best):
+            best = found
+            if len(best) == len(window) - anchor:
+                break
+    return best
 
 
 def conversation_path(layout: Layout, agent: str) -> Path:
@@ -207,8 +247,7 @@ def parse_jsonl(data: bytes) -> Stored:
             stored.other.append(line)
             continue
         if not isinstance(m.get("id"), str) or not m["id"]:
-            basis = f"{m['role']}\x00{m['text']}\x00{m.get('ts', '')}"
-            m["id"] = hashlib.sha1(basis.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+            m["id"] = message_id(m["role"], m["text"], m.get("ts"), 0)  # the one id rule for messages
         m.setdefault("seq", n)
         stored.messages.append(m)
     return stored
@@ -272,20 +311,41 @@ def line_bytes(m: dict[str, Any]) -> bytes:
 
 
 def append_messages(layout: Layout, agent: str, messages: list[dict[str, Any]], warn=None) -> int:
-    """Append the messages whose ids are not stored yet (call under the memory lock); returns how many."""
+    """Append the messages not stored yet (call under the memory lock); returns how many.
+
+    A wrapper saves overlapping windows of one conversation.  The window is matched with the
+    stored conversation by role and text, in order (``_stored_already``): what is there is not
+    stored again (with or without timestamps), and a message that repeats an earlier one ("ok",
+    "continue") in a new place gets an id of its own, so it is never taken for the earlier one.
+    """
     path = conversation_path(layout, agent)
-    stored, trimmed = _jsonl(layout, agent, warn)  # not the legacy JSON: migrate appends its messages
-    known = {m["id"] for m in stored} | trimmed
+    held = read_stored(layout, agent, warn)  # not the legacy JSON: migrate appends its messages
+    known = {m["id"] for m in held.messages} | held.trimmed
+    order = held.messages  # file order: the order they were saved in
+    stored_keys = [(m["role"], m["text"]) for m in order]
+    already = _stored_already(stored_keys, [(m["role"], m["text"]) for m in messages])
+    before: dict[tuple[str, str], int] = {}
+    for key in stored_keys:
+        before[key] = before.get(key, 0) + 1
     now = int(time.time() * 1000)
     new = []
     for n, m in enumerate(messages):
+        if n in already:
+            continue  # the same message, in its place in the stored conversation
+        key = (m["role"], m["text"])
+        occurrence = before.get(key, 0)  # a repeat counts from every identical message stored
+        before[key] = occurrence + 1
+        if m.pop("_auto_id", False):
+            m["id"] = message_id(m["role"], m["text"], m.get("ts"), occurrence)
         if m["id"] in known:
             continue
         known.add(m["id"])
-        stored = {k: v for k, v in m.items() if k in ("id", "role", "text", "chatId", "modelId", "ts")}
-        stored.setdefault("ts", now)
-        stored["seq"] = n
-        new.append(line_bytes(stored))
+        line = {k: v for k, v in m.items() if k in ("id", "role", "text", "chatId", "modelId", "ts")}
+        line.setdefault("ts", now)
+        line["seq"] = len(order) + n
+        new.append(line_bytes(line))
+    for m in messages:
+        m.pop("_auto_id", None)
     if new:
         current = read_inside(path, layout.memory) or b""
         if current and not current.endswith(b"\n"):

@@ -510,6 +510,8 @@ class SearchIndex:
         total = max(1, searcher.num_docs)
         words = list(dict.fromkeys(query_words(text)))
         content = [w for w in words if w not in STOPWORDS]
+        if not content and not neighbours:
+            return None  # inject: a task of function words alone makes nothing relevant
         main: list[tuple[tv.Occur, tv.Query]] = []
         boost: list[tuple[tv.Occur, tv.Query]] = []
         for word in words:
@@ -520,7 +522,8 @@ class SearchIndex:
             target = boost if content and word in STOPWORDS else main
             exact = tv.Query.term_query(self.schema, "body", stem)
             target.append((tv.Occur.Should, exact))
-            if neighbours and CONTEXT_WEIGHT and word not in STOPWORDS:
+            # Not for ids and codes (words with digits): a ticket next to an entry says nothing about it.
+            if neighbours and CONTEXT_WEIGHT and word not in STOPWORDS and not any(ch.isdigit() for ch in word):
                 context = tv.Query.term_query(self.schema, "context", stem)
                 target.append((tv.Occur.Should, tv.Query.boost_query(context, CONTEXT_WEIGHT)))
             tag_query = tv.Query.term_query(self.schema, "tags", stem)
@@ -536,7 +539,8 @@ class SearchIndex:
                 bonus = WORD_MATCH_WEIGHT * max(_idf(total, found), MIN_IDF)
                 main.append((tv.Occur.Should, tv.Query.const_score_query(held, bonus)))
             distance = min(2, round(len(word) * config.search_fuzzy))
-            if distance and len(word) >= 4 and not any(ch.isdigit() for ch in word):
+            if distance and len(word) >= 4 and not any(ch.isdigit() for ch in word) \
+                    and not _near_function_word(word, distance):
                 fuzzy = tv.Query.fuzzy_term_query(self.schema, "body", stem, distance, True, False)
                 near = found or searcher.search(fuzzy, 1, count=True).count
                 if near:
@@ -663,6 +667,26 @@ def _is_failure(exc: BaseException) -> bool:
     return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"
 
 
+def _osa_distance(a: str, b: str) -> int:
+    """Edit distance with adjacent transpositions (as tantivy's fuzzy queries count them)."""
+    rows = [list(range(len(b) + 1))]
+    for i, ca in enumerate(a, 1):
+        row = [i]
+        for j, cb in enumerate(b, 1):
+            cost = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, rows[-2][j - 2] + 1)
+            row.append(cost)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def _near_function_word(word: str, distance: int) -> bool:
+    """Whether a typo of ``word`` could be a function word ("form"/"from", "width"/"with"): then
+    typo matching would make entries relevant through their function words."""
+    return any(abs(len(word) - len(f)) <= distance and _osa_distance(word, f) <= distance for f in STOPWORDS)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -721,13 +745,14 @@ class Matcher:
         for term, term_stem, distance in self.terms:
             if word == term or (len(term) >= 3 and word.startswith(term)):
                 return True
-            if term in STOPWORDS:
+            if term in STOPWORDS or word in STOPWORDS:
                 continue
             if stem is None:
                 stem = (analyze(word) or [word])[0]
             if stem == term_stem:
                 return True
-            if len(term) >= 4 and distance and not any(ch.isdigit() for ch in term) and (
+            if len(term) >= 4 and distance and not any(ch.isdigit() for ch in term) \
+                    and not _near_function_word(term, distance) and (
                 _edit_distance(word, term, distance) <= distance or _edit_distance(stem, term_stem, distance) <= distance
             ):
                 return True

@@ -14,7 +14,7 @@ import math
 import re
 
 from memcli import vault
-from memcli.block import END, START
+from memcli.block import END, START, neutralise
 from memcli.errors import MemcliError
 from memcli.paths import Layout
 from memcli.store import Store
@@ -85,7 +85,7 @@ class Selection:
         block = "\n".join([*parts, "\n---\n"]) if has_content else ""
         if self.instructions:
             block += ("\n" if block else "") + self.instructions + "\n"
-        return block + END + "\n" if block else ""  # the end line lets checkpoint strip the block
+        return neutralise(block) + END + "\n" if block else ""  # the end line lets checkpoint strip the block
 
     def costs(self) -> dict[str, int]:
         """Tokens of each section's own lines in the block."""

@@ -97,7 +97,7 @@ def merge_entries(base: list[Entry], ours: list[Entry], theirs: list[Entry]) -> 
             e.id, e.marked = next_id, True
             next_id += 1
         seen.add(e.id)
-    result.sort(key=lambda e: e.id, reverse=True)
+    result.sort(key=vault.newest_first, reverse=True)
     return result, notes
 
 

@@ -22,29 +22,33 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
     ("Stripe key", re.compile(r"\b(?:[rs]k|whsec)_(?:live_|test_)?[0-9A-Za-z]{20,}")),
     ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}")),
-    ("Google OAuth secret", re.compile(r"\bGOCSPX-[A-Za-z0-9_\-]{20,}|\bya29\.[0-9A-Za-z_\-]{20,}")),
+    ("Google OAuth secret", re.compile(r"\bGOCSPX-[A-Za-z0-9_\-]{20,}|\bya29\.[0-9A-Za-z_\-]{10,}")),
     ("Azure key", re.compile(r"(?i)\b(?:AccountKey|SharedAccessKey)=[A-Za-z0-9+/]{30,}={0,2}"
                              r"|\b[A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}\b"
                              r"|[?&]sig=[A-Za-z0-9%+/]{30,}={0,2}")),
     ("JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
     # scheme://user:password@host -- the password part is the secret.
     ("credentials in a URL", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@'\"`]*:(?P<value>[^\s@/'\"`]+)@[^\s/]")),
-    ("bearer token", re.compile(r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9\-._~+/]{20,}=*)")),
+    ("bearer token", re.compile(r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9\-._~+/]{8,}=*)")),
+    ("basic auth credentials", re.compile(r"(?i)\bauthorization\s*:\s*basic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})")),
 ]
 _KEY_WORDS = (r"password|passwd|pwd|secret|secret[_-]?key|api[_-]?key|access[_-]?key|access[_-]?token"
               r"|auth[_-]?token|authtoken|client[_-]?secret|private[_-]?key|token|credentials?")
 # `password = "…"`, `API_KEY: …`, `aws_secret_access_key=…`, `//registry/:_authToken=…`: the value is the secret.
 _ASSIGNMENT = re.compile(
-    r"(?i)(?<![A-Za-z0-9])_?(?:[a-z0-9]+[_-])*(?:" + _KEY_WORDS + r")"
+    r"(?i)(?<![A-Za-z0-9])[A-Za-z0-9_.\-]*?(?:" + _KEY_WORDS + r")[\"']?"
     r"""\s*[:=]\s*(?:"(?P<dq>[^"\n]+)"|'(?P<sq>[^'\n]+)'|(?P<value>[^\s"'`,;]+))"""
 )
 # An environment-style name (DB_PASSWORD, STRIPE_SECRET, GH_TOKEN): any real value is a secret.
 _ENV_NAME = re.compile(r"(?:^|_)(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)$")
 # DB_PASS=…, SMTP_PASS: … -- an environment-style name alone says "secret" where prose would not.
 _ENV_ASSIGNMENT = re.compile(
-    r"""(?<![A-Za-z0-9_])(?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:PASS|PWD))\s*[:=]\s*"""
+    r"""(?i)(?<![A-Za-z0-9_])(?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:PASS|PWD))["']?\s*[:=]\s*"""
     r"""(?:"(?P<dq>[^"\n]+)"|'(?P<sq>[^'\n]+)'|(?P<value>[^\s"'`,;]+))"""
 )
+# A name that ends in a key word after something else: db_password, PGPASSWORD, client_secret, SMTP_PASS.
+_COMPOUND = re.compile(r"(?i)[A-Za-z0-9][_.\-]?(?:password|passwd|pass|pwd|secret|token|api[_-]?key|access[_-]?key"
+                       r"|private[_-]?key|credentials?)$")
 # The secret half of an AWS key pair: 40 characters of base64 with both cases and a digit, next to an AKIA id.
 _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*\d)"
                          r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])")
@@ -79,8 +83,11 @@ def scan(text: str) -> list[Finding]:
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(text):
             start, end = m.span("value") if "value" in pattern.groupindex else m.span()
-            if kind in ("credentials in a URL", "bearer token") and _placeholder(m.group("value"), strict=True):
+            if kind in ("credentials in a URL", "bearer token", "basic auth credentials") \
+                    and _placeholder(m.group("value"), strict=True):
                 continue
+            if kind == "bearer token" and len(m.group("value")) < 20 and not any(c.isdigit() for c in m.group("value")):
+                continue  # "Bearer authentication" is prose; a short token has digits
             if not any(s < end and start < e for s, e in taken):
                 taken.append((start, end))
                 found.append(Finding(kind, start, end, text.count("\n", 0, start) + 1))
@@ -92,11 +99,13 @@ def scan(text: str) -> list[Finding]:
     for m in [*_ASSIGNMENT.finditer(text), *_ENV_ASSIGNMENT.finditer(text)]:
         group = next(g for g in ("dq", "sq", "value") if m.group(g) is not None)
         start, end = m.span(group)
-        name = m.group(0)[: m.start(group) - m.start()].rstrip(" \t:=\"'")
-        strict = bool(_ENV_NAME.search(name))  # DB_PASSWORD="pw": short and plain still counts
-        if _placeholder(m.group(group), strict) or any(s < end and start < e for s, e in taken):
+        name = m.group(0)[: m.start(group) - m.start()].rstrip(" \t:=\"'").lstrip("\"'")
+        value = m.group(group)
+        compound = bool(_COMPOUND.search(name))  # db_password, PGPASSWORD, client_secret: not a bare word
+        strict = compound and name == name.upper()  # DB_PASSWORD="pw": short and plain still counts
+        if _placeholder(value, strict) or any(s < end and start < e for s, e in taken):
             continue
-        if not strict and len(m.group(group)) < 8:
+        if not strict and not (compound and len(value) >= 4 and not value.isalpha()) and len(value) < 8:
             continue
         taken.append((start, end))
         found.append(Finding("password or key assignment", start, end, text.count("\n", 0, start) + 1))

@@ -30,8 +30,8 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
             if c == "tasks":
                 open_tasks = sum(len(vault.open_tasks(e.body)) for e in entries)
             if c == "handoffs" and entries:
-                last = store.last_handoff(a) or entries[0]
-                last_handoff = {"id": last.id, "date": last.header_date}
+                last = store.last_handoff(a)
+                last_handoff = {"id": last.id, "date": last.header_date} if last else None
         count = sum(v["entries"] for v in categories.values())
         report["agents"][a] = {
             "entries": count,

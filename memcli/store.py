@@ -123,7 +123,7 @@ class Store:
     def visible(self, category: str, entries: list[Entry], removed: set[tuple[str, int]]) -> list[Entry]:
         """Entries not recorded as removed, newest first (ids must be assigned)."""
         out = [e for e in entries if (category, e.id) not in removed]
-        out.sort(key=lambda e: e.id or 0, reverse=True)
+        out.sort(key=vault.newest_first, reverse=True)
         return out
 
     def read(self, agent: str, category: str, removed: set[tuple[str, int]] | None = None) -> list[Entry]:
@@ -139,7 +139,12 @@ class Store:
         for a in agents:
             removed = self.removed_ids(a)
             for c in categories:
-                for e in self.read(a, c, removed):
+                try:
+                    entries = self.read(a, c, removed)
+                except VaultFormatError as exc:  # one unreadable file hides itself, never the others
+                    warn(f"{exc.message}; skipped")
+                    continue
+                for e in entries:
                     yield Located(a, c, e)
 
     def find(self, agent: str, entry_id: int) -> Located:
@@ -223,7 +228,7 @@ class Store:
             raw = read_vault_file(path, self.layout.memory)
             final, dropped, renumbered = self._clean([vault.Entry(e.id, e.date, list(e.tags), e.body, e.marked)
                                                        for e in visible], renumber=False)
-            final.sort(key=lambda e: e.id or 0, reverse=True)
+            final.sort(key=vault.newest_first, reverse=True)
             current = read_text(path, self.layout.memory) or ""
             counts.update(changed=int(vault.serialize(final) != current or renumbered > 0), duplicates=dropped,
                           renumbered=renumbered, removed=len(raw) - len(visible))
@@ -342,9 +347,8 @@ class Store:
         """The newest real handoff: a compaction summary never counts as the last session."""
         if "handoffs" not in self.categories:
             return None
-        entries = self.read(agent, "handoffs")
-        real = [e for e in entries if not is_compaction_summary(e)]
-        return (real or entries or [None])[0]
+        real = [e for e in self.read(agent, "handoffs") if not is_compaction_summary(e)]
+        return real[0] if real else None
 
     # ---------------------------------------------------------------- project
     def read_project(self) -> str:

@@ -94,6 +94,14 @@ class Entry:
 MAX_ID = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z in ms: a larger id has no date
 
 
+def newest_first(entry: Entry) -> int:
+    """Sort key (use with reverse=True): the id, which is the time an entry was made; an id beyond
+    any date (typed by hand) sorts by its header's date instead, so it never poses as the newest."""
+    if entry.id is not None and entry.id <= MAX_ID:
+        return entry.id
+    return (id_for_date(entry.date) if entry.date else None) or 0
+
+
 def date_for_id(entry_id: int) -> str:
     """The header date of an id (milliseconds since the epoch), UTC, to the minute ("" if it has none)."""
     if not 0 <= entry_id <= MAX_ID:

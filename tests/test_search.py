@@ -276,3 +276,20 @@ def test_a_direct_match_ranks_above_entries_that_only_sit_next_to_it(mem: Path):
     assert hits[0]["body"] == "Kafka consumers must commit offsets manually."
     assert {h["body"] for h in hits[:2]} == {"Kafka consumers must commit offsets manually.",
                                              "Kafka topics use seven day retention."}
+
+
+def test_a_neighbour_of_an_identifier_never_beats_two_direct_words(mem: Path):
+    import random
+
+    rng = random.Random(7)
+    words = "rollout canary deploy service traffic percent config team review".split()
+    entries = [vault.Entry(1_700_000_000_000 + n, None, [], " ".join(rng.sample(words, 4)) + f" item{n}")
+               for n in range(4000, 5000)]
+    path = mem / ".memory" / "dev" / "decisions.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(vault.serialize(entries))
+    hits = json.loads(run("search", "rollout canary item4321", "--json", "-n", "30", cwd=mem, check=True).stdout)
+    assert hits[0]["body"].endswith("item4321")
+    both = [i for i, h in enumerate(hits) if "rollout" in h["body"] and "canary" in h["body"]]
+    related = [i for i, h in enumerate(hits) if h["related"]]
+    assert not related or not both or min(related) > min(both[1:] or both)

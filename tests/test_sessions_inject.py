@@ -8,6 +8,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -413,3 +414,68 @@ def test_one_long_entry_is_shortened_and_never_evicts_its_section(mem: Path):
     assert data["tokens"] <= 100 and data["costs"]["decisions"] > 0
     explained = run("inject", "dev", "caching decision", "--budget", "100", "--explain", cwd=mem, check=True).stderr
     assert "shortened from" in explained and "tokens" in explained
+
+
+def _saved_user_texts(mem: Path) -> list[str]:
+    return [m["text"] for m in conversation_lines(mem) if m["role"] == "user"]
+
+
+def test_an_entry_quoting_the_end_line_cannot_cut_the_block_short(mem: Path):
+    store = Store(Layout(mem))
+    store.add("dev", "decisions", "The inject block of the login redirect ends with a <!-- memcli:end --> line")
+    store.add("dev", "lessons", "VAULTLESSON login redirect lesson")
+    block = run("inject", "dev", "fix the login redirect", cwd=mem, check=True).stdout
+    assert block.count("<!-- memcli:end -->") == 1
+    run("checkpoint", "dev", "-", "--close", cwd=mem, check=True,
+        input=json.dumps([{"role": "user", "text": block + "fix the login redirect"}, {"role": "agent", "text": "ok"}]))
+    assert _saved_user_texts(mem) == ["fix the login redirect"]
+
+
+OLD_BLOCK = "\n\n## MEMORY CONTEXT\n\nProject:\n# Shop\n\nRelevant Decisions:\n- use SSE for the login redirect\n\n---\n"
+
+
+@pytest.mark.parametrize("text,expected", [
+    (OLD_BLOCK + "\nDo this:\n---\nstep one\n---\nstep two", "Do this:\n---\nstep one\n---\nstep two"),
+    (OLD_BLOCK + "\ntask one\n" + OLD_BLOCK + "\ntask two", "task one\n\ntask two"),
+    (OLD_BLOCK.rstrip("\n") + "glued task", "glued task"),
+])
+def test_blocks_of_memcli_0_1_are_stripped_without_the_users_text(mem: Path, text: str, expected: str):
+    run("checkpoint", "dev", "-", cwd=mem, check=True, input=json.dumps([{"role": "user", "text": text}]))
+    assert _saved_user_texts(mem) == [expected]
+
+
+def test_no_last_session_from_a_compaction_summary_alone(mem: Path):
+    msgs = [{"role": "user" if i % 2 == 0 else "agent", "text": f"message number {i}"} for i in range(24)]
+    run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(msgs), check=True)
+    run("compact", cwd=mem, check=True)
+    assert "Last Session" not in run("inject", "dev", "x", cwd=mem, check=True).stdout
+    assert json.loads(run("status", "dev", "--json", cwd=mem, check=True).stdout)["agents"]["dev"]["last_handoff"] is None
+
+
+def test_typos_of_function_words_and_function_words_alone_select_nothing(mem: Path):
+    store = Store(Layout(mem))
+    store.add("dev", "decisions", "We moved from Heroku to AWS last year")
+    store.add("dev", "decisions", "Billing runs nightly with cron")
+    store.add("dev", "decisions", "The cache of the system is in the basement")
+    for task in ("fix the form validation", "make the sidebar width configurable", "is it"):
+        data = json.loads(run("inject", "dev", task, "--format", "json", cwd=mem, check=True).stdout)
+        assert data["sections"]["decisions"] == [], task
+
+
+def test_a_repeated_message_in_a_later_window_is_stored(mem: Path):
+    first = [{"role": "user", "text": "continue"}, {"role": "agent", "text": "step one done"}, {"role": "user", "text": "ok"}]
+    second = first[1:] + [{"role": "agent", "text": "step two done"}, {"role": "user", "text": "continue"}]
+    with_times = {"messages": [dict(m, timestamp=1763780000000 + i) for i, m in enumerate(first[:2])]}
+    for payload in (first, second, with_times, first + second[2:]):
+        run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(payload), check=True)
+    assert [m["text"] for m in conversation_lines(mem)] == ["continue", "step one done", "ok", "step two done", "continue"]
+
+
+def test_an_id_beyond_any_date_never_poses_as_the_newest(mem: Path):
+    path = mem / ".memory" / "dev" / "handoffs.md"
+    path.parent.mkdir()
+    path.write_text("<!-- id:99999999999999999999999 -->\n## 2025-11-20T10:00\n\nold note\n\n---\n")
+    run("checkpoint", "dev", "-", "--close", cwd=mem, check=True,
+        input=json.dumps([{"role": "user", "text": "hello there"}, {"role": "agent", "text": "ok"}]))
+    last = run("inject", "dev", "x", cwd=mem, check=True).stdout.split("Last Session:\n", 1)[1]
+    assert last.startswith("[User]: hello there")

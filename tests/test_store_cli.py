@@ -266,8 +266,10 @@ def test_unreadable_vault_file_is_reported_with_its_path(mem: Path):
     path = mem / ".memory" / "dev" / "lessons.md"
     path.parent.mkdir()
     path.write_bytes(b"\xff\xfe binary \x00")
-    result = run("list", "dev", cwd=mem)
-    assert result.returncode == 1 and str(path) in result.stderr and "Traceback" not in result.stderr
+    Store(Layout(mem)).add("dev", "decisions", "still listed")
+    result = run("list", "dev", cwd=mem)  # the unreadable file is named and skipped; the rest is listed
+    assert result.returncode == 0 and str(path) in result.stderr and "Traceback" not in result.stderr
+    assert "still listed" in result.stdout
     result = run("add", "dev", "lessons", "x", cwd=mem)
     assert result.returncode == 1 and path.read_bytes() == b"\xff\xfe binary \x00"
 
@@ -436,6 +438,11 @@ SECRETS = {  # the text, and a part of it that must never be stored
     "DB_PASS": ("DB_PASS=hunter2hunter2", "hunter2hunter2"),
     "bearer": ("Authorization: Bearer abcdef0123456789abcdef0123456789", "abcdef0123456789abcdef"),
     "AWS key pair": ("AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI"),
+    "lowercase db_pass": ("db_pass=hunter2", "hunter2"),
+    "JSON-quoted key": ('{"DB_PASS": "hunter2"}', "hunter2"),
+    "PGPASSWORD": ("PGPASSWORD=hunter2", "hunter2"),
+    "short bearer": ("authorization: bearer Xy9kLmN0pQr5StUv", "Xy9kLmN0pQr5StUv"),
+    "basic auth": ("Authorization: Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA"),
     "secret assignment": ("client_secret: 'Xk9-2ndQ_77pLm'", "Xk9-2ndQ"),
     "private key": ("-----BEGIN RSA PRIVATE KEY-----\n" + PRIVATE_KEY_BODY + "\n" + PRIVATE_KEY_BODY[::-1]
                     + "\n-----END RSA PRIVATE KEY-----", PRIVATE_KEY_BODY[:30]),

@@ -5,6 +5,7 @@ from typing import Annotated, Optional
 import typer
 
 from memcli import output
+from memcli import vault
 from memcli.cli import common
 
 NAME = "list"
@@ -33,7 +34,7 @@ def command(
         if tag and tag.lstrip("#").lower() not in {t.lower() for t in located.entry.tags}:
             continue
         rows.append(located)
-    rows.sort(key=lambda r: r.entry.id or 0, reverse=True)
+    rows.sort(key=lambda r: vault.newest_first(r.entry), reverse=True)
     if limit:
         rows = rows[:limit]
     if as_json:
