@@ -184,12 +184,20 @@ def assign_ids(messages: list[dict[str, Any]], chat_id: str | None = None) -> li
 def _stored_already(stored: list[tuple[str, str]], window: list[tuple[str, str]]) -> set[int]:
     """Which messages of ``window`` are in ``stored`` (both as (role, text), in order).
 
-    The window is anchored at its first message that is stored, at whichever of that message's
-    places lets most of the rest follow in order; a message after it counts as stored where it
-    comes next in the stored conversation (messages typed by hand or merged from elsewhere may
-    sit in between), else as new -- so a repeated "ok" later in a window is a new "ok"."""
+    Clients save the whole conversation or its last messages, so a window continues what is
+    stored: first, the longest overlap of the stored conversation's end with the window's start
+    (then a repeated "ok" after it is a new "ok"); else the whole window found earlier (saved
+    again); else the window's messages matched in order from its first stored one, where
+    messages from elsewhere (typed by hand, merged from another clone) sit in between."""
     import bisect
 
+    n, w = len(stored), len(window)
+    for k in range(min(n, w), 0, -1):
+        if stored[n - k] == window[0] and stored[n - k :] == window[:k]:
+            return set(range(k))
+    for start in range(n - w, -1, -1):
+        if stored[start] == window[0] and stored[start : start + w] == window:
+            return set(range(w))
     places: dict[tuple[str, str], list[int]] = {}
     for position, key in enumerate(stored):
         places.setdefault(key, []).append(position)
@@ -209,8 +217,6 @@ def _stored_already(stored: list[tuple[str, str]], window: list[tuple[str, str]]
                 after = where[k] + 1
         if len(found) > len(best):
             best = found
-            if len(best) == len(window) - anchor:
-                break
     return best
 
 

@@ -465,8 +465,9 @@ def test_typos_of_function_words_and_function_words_alone_select_nothing(mem: Pa
 def test_a_repeated_message_in_a_later_window_is_stored(mem: Path):
     first = [{"role": "user", "text": "continue"}, {"role": "agent", "text": "step one done"}, {"role": "user", "text": "ok"}]
     second = first[1:] + [{"role": "agent", "text": "step two done"}, {"role": "user", "text": "continue"}]
-    with_times = {"messages": [dict(m, timestamp=1763780000000 + i) for i, m in enumerate(first[:2])]}
-    for payload in (first, second, with_times, first + second[2:]):
+    whole = first + second[2:]
+    with_times = {"messages": [dict(m, timestamp=1763780000000 + i) for i, m in enumerate(whole)]}
+    for payload in (first, second, with_times, whole, whole):
         run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(payload), check=True)
     assert [m["text"] for m in conversation_lines(mem)] == ["continue", "step one done", "ok", "step two done", "continue"]
 
@@ -479,3 +480,45 @@ def test_an_id_beyond_any_date_never_poses_as_the_newest(mem: Path):
         input=json.dumps([{"role": "user", "text": "hello there"}, {"role": "agent", "text": "ok"}]))
     last = run("inject", "dev", "x", cwd=mem, check=True).stdout.split("Last Session:\n", 1)[1]
     assert last.startswith("[User]: hello there")
+
+
+@st.composite
+def windowed_conversations(draw):
+    """What clients save: the whole conversation so far (the wrapper, transcripts), with many
+    repeated short messages; or the last N messages (a checkpoint file) of distinct ones, with
+    repeats only where the overlap with the previous save identifies them."""
+    n = draw(st.integers(1, 14))
+    whole = draw(st.booleans())
+    if whole:
+        texts = st.sampled_from(["ok", "continue", "yes", "done", "step", "again"])
+        conversation = [{"role": "user" if i % 2 == 0 else "agent", "text": draw(texts)} for i in range(n)]
+    else:
+        conversation = [{"role": "user" if i % 2 == 0 else "agent",
+                         "text": "ok" if i % 3 == 2 else f"message {i}"} for i in range(n)]
+    windows, end = [], 0
+    while end < n:  # each window overlaps the one before (as a client's saves do), or starts at 0
+        previous = end
+        end = min(n, end + draw(st.integers(1, 4)))
+        if whole or not previous:
+            start = 0
+        else:
+            start = draw(st.integers(max(0, min(previous - 2, end - 6)), previous - 2)) if previous >= 2 else 0
+        windows.append((start, end))
+    return conversation, windows
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(windowed_conversations())
+def test_saved_windows_store_every_message_once_whatever_repeats(tmp_path_factory, case):
+    from memcli import conversations
+
+    conversation, windows = case
+    root = tmp_path_factory.mktemp("windows")
+    (root / ".memory").mkdir()
+    layout = Layout(root)
+    for start, end in windows:
+        window = [dict(m) for m in conversation[start:end]]
+        conversations.append_messages(layout, "dev", conversations.assign_ids(window))
+    stored = [(m["role"], m["text"]) for m in conversations.read_stored(layout, "dev").messages]
+    expected = [(m["role"], m["text"]) for m in conversation]
+    assert stored == expected, (windows, stored)
