@@ -8,7 +8,9 @@ with a warning.  Legacy AITEAM-X ``conversations/<agent>.json`` files are read t
 Accepted input (``parse_conversation``): a JSON array of messages, JSONL of messages,
 an AITEAM-X conversation or checkpoint object (``{"messages": [...]}``), and a
 cursor-agent transcript (JSONL of ``{"role", "message": {"content": [{"type": "text",
-"text": …}]}}``).  A message is ``{role, text}`` (``content`` is accepted for ``text``);
+"text": …}]}}``), and a Claude Code session transcript (JSONL of ``{"type": "user"|"assistant",
+"message": {"role", "content"}, "uuid", "timestamp"}``; tool calls and results, summaries, meta
+lines and side chains are left out).  A message is ``{role, text}`` (``content`` is accepted for ``text``);
 ``id``, ``ts``/``timestamp``/``createdAt``, ``chatId``, ``modelId`` and ``internal`` are
 honoured when present.
 """
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 
 ROLES = {"assistant": "agent", "ai": "agent", "model": "agent", "bot": "agent", "human": "user"}
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_TRANSCRIPT_TYPE = "type"  # the key of a Claude Code transcript line's kind
 _USER_QUERY = re.compile(r"^\s*<user_query>\s*(.*?)\s*</user_query>\s*$", re.S)
 
 
@@ -82,8 +85,20 @@ def normalise_message(raw: Any, where: str) -> dict[str, Any] | None:
     text = raw.get("text")
     if text is None:
         text = _text_of(raw.get("content"))
-    if text is None and isinstance(raw.get("message"), dict):  # cursor-agent transcript line
-        text = _text_of(raw["message"].get("content"))
+    inner = raw.get("message")
+    if text is None and isinstance(inner, dict):  # a cursor-agent or Claude Code transcript line
+        text = _text_of(inner.get("content"))
+    if _TRANSCRIPT_TYPE in raw and isinstance(inner, dict) and role is None:
+        # Claude Code's session transcript: {"type": "user"|"assistant", "message": {"role", "content"}, "uuid",
+        # "timestamp", ...}.  Summaries, system lines, meta lines, side chains and tool calls or results
+        # (content blocks that are not text) say nothing a memory needs.
+        if raw[_TRANSCRIPT_TYPE] not in ("user", "assistant") or raw.get("isMeta") or raw.get("isSidechain"):
+            return None
+        role = inner.get("role") or raw[_TRANSCRIPT_TYPE]
+        if not isinstance(text, str) or not text.strip():
+            return None
+    elif _TRANSCRIPT_TYPE in raw and role is None and text is None:
+        return None  # another kind of transcript line (a summary, a snapshot): not a message
     if not isinstance(role, str) or not isinstance(text, str):
         raise MemcliError(f"{where}: a message needs a string 'role' and a string 'text'")
     role, text = _clean(role), _clean(text)
@@ -103,8 +118,9 @@ def normalise_message(raw: Any, where: str) -> dict[str, Any] | None:
         if ts is not None:
             message["ts"] = ts
             break
-    if isinstance(raw.get("id"), (str, int)) and not isinstance(raw.get("id"), bool) and str(raw["id"]):
-        message["id"] = _clean(str(raw["id"]))[:200]
+    source_id = raw.get("id", raw.get("uuid"))
+    if isinstance(source_id, (str, int)) and not isinstance(source_id, bool) and str(source_id):
+        message["id"] = _clean(str(source_id))[:200]
     for key in ("chatId", "modelId"):
         if isinstance(raw.get(key), str) and raw[key]:
             message[key] = _clean(raw[key])[:200]

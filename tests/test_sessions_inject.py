@@ -522,3 +522,20 @@ def test_saved_windows_store_every_message_once_whatever_repeats(tmp_path_factor
     stored = [(m["role"], m["text"]) for m in conversations.read_stored(layout, "dev").messages]
     expected = [(m["role"], m["text"]) for m in conversation]
     assert stored == expected, (windows, stored)
+
+
+def test_checkpoint_reads_a_claude_code_transcript(mem: Path):
+    """Claude Code's session JSONL: user/assistant lines with text or content blocks; tool calls,
+    tool results, summaries, meta lines and side chains are left out (issue 12's transcript format)."""
+    result = run("checkpoint", "dev", str(FIXTURES / "claude-code-transcript.jsonl"), "--close", cwd=mem, check=True)
+    assert "3 messages" in result.stderr + result.stdout
+    lines = conversation_lines(mem)
+    assert [(m["role"], m["text"]) for m in lines] == [
+        ("user", "the invoice export drops the last row, fix it"),
+        ("agent", "I'll look at the exporter."),
+        ("agent", "We decided to stream rows with a generator so the last batch is always flushed."),
+    ]
+    assert [m["id"] for m in lines] == ["u-1", "u-2", "u-5"], "Claude Code's uuids are the message ids"
+    assert any("stream rows with a generator" in e.body for e in Store(Layout(mem)).read("dev", "decisions"))
+    run("checkpoint", "dev", str(FIXTURES / "claude-code-transcript.jsonl"), cwd=mem, check=True)
+    assert len(conversation_lines(mem)) == 3, "saving the transcript again adds nothing"

@@ -11,7 +11,7 @@ from memcli.errors import MemcliError
 
 NAME = "checkpoint"
 EPILOG = """Accepts a JSON array of {role, text} messages, JSONL of them, an AITEAM-X
-conversation or checkpoint file, or a cursor-agent transcript (JSONL).
+conversation or checkpoint file, a cursor-agent transcript or a Claude Code session transcript (JSONL).
 
 Examples:
 
