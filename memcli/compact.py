@@ -74,10 +74,6 @@ def is_due(store: Store, now: float | None = None) -> bool:
     return (now or time.time()) - then >= store.config.compact_interval_minutes * 60
 
 
-def _known_lines(store: Store, agent: str, category: str) -> set[str]:
-    return extract.known_keys(e.body for e in store.read(agent, category))
-
-
 def _processed_ids(store: Store) -> set[str]:
     try:
         data = json.loads(read_inside(store.layout.state / "processed-messages.json", store.layout.memory) or b"[]")
@@ -132,7 +128,7 @@ def _compact_conversation(store: Store, agent: str, path, processed: set[str], r
         fresh = [m for m in old if m["id"] not in processed]
         insights = extract.extract(fresh, config.extract_max_items, config.extract_chars)
         for category, items in (("decisions", insights.decisions), ("lessons", insights.lessons)):
-            known = _known_lines(store, agent, category)
+            known = extract.known_keys(e.body for e in store.read(agent, category))
             new = [i for i in items if extract.dedupe_key(i) not in known]
             if new:
                 report.insightsExtracted += len(new)
