@@ -159,7 +159,7 @@ def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tu
                 continue
             summarised: list[int] = []
 
-            def change(entries: list[Entry]) -> list[Entry] | None:
+            def change(entries: list[Entry], _text: str, _total: int) -> list[Entry] | None:
                 summaries = [e for e in entries if _is_summary(e)]
                 pinned = [e for e in entries if not _is_summary(e) and vault.open_tasks(e.body)]
                 candidates = [e for e in entries if not _is_summary(e) and not vault.open_tasks(e.body)]

@@ -221,17 +221,14 @@ class Store:
         file is written only if that changes it, prepared without the lock (``transform``).
         Returns counts of what was (or, dry, would be) changed.
         """
-        path = self.layout.category_file(agent, category)
         counts = {"changed": 0, "duplicates": 0, "renumbered": 0, "removed": 0}
 
-        def change(visible: list[Entry]) -> list[Entry] | None:
-            raw = read_vault_file(path, self.layout.memory)
+        def change(visible: list[Entry], current: str, total: int) -> list[Entry] | None:
             final, dropped, renumbered = self._clean([vault.Entry(e.id, e.date, list(e.tags), e.body, e.marked)
                                                        for e in visible], renumber=False)
             final.sort(key=vault.newest_first, reverse=True)
-            current = read_text(path, self.layout.memory) or ""
             counts.update(changed=int(vault.serialize(final) != current or renumbered > 0), duplicates=dropped,
-                          renumbered=renumbered, removed=len(raw) - len(visible))
+                          renumbered=renumbered, removed=total - len(visible))
             if not counts["changed"] or dry_run:
                 return None
             return final
@@ -239,11 +236,12 @@ class Store:
         self.transform(agent, category, change)
         return counts
 
-    def transform(self, agent: str, category: str, change: Callable[[list[Entry]], list[Entry] | None]) -> bool:
+    def transform(self, agent: str, category: str,
+                  change: Callable[[list[Entry], str, int], list[Entry] | None]) -> bool:
         """Apply ``change`` to a vault file, preparing it without the lock.
 
-        ``change`` gets the file's entries (legacy removals applied) and returns the new list,
-        or None for no change.  Under the lock the file is read again: if it changed meanwhile
+        ``change`` gets the file's entries (legacy removals applied), its text and how many
+        entries it holds in all, and returns the new list, or None for no change.  Under the lock the file is read again: if it changed meanwhile
         (another process, a hand edit), ``change`` runs again on what is there now, so nothing
         newer is ever overwritten.  Raises VaultFormatError for a file that cannot be read.
         """
@@ -251,8 +249,9 @@ class Store:
 
         def prepare(raw: bytes | None) -> list[Entry] | None:
             removed = self.removed_ids(agent)
-            entries = [e for e in (parse_vault_bytes(path, raw) if raw else []) if (category, e.id) not in removed]
-            return change(entries)
+            everything = parse_vault_bytes(path, raw) if raw else []
+            entries = [e for e in everything if (category, e.id) not in removed]
+            return change(entries, (raw or b"").decode("utf-8"), len(everything))
 
         before = read_inside(path, self.layout.memory)
         result = prepare(before)

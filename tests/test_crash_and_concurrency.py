@@ -168,7 +168,7 @@ def test_transform_never_overwrites_a_newer_file(mem: Path):
     path = mem / ".memory" / "dev" / "lessons.md"
     calls = []
 
-    def change(entries):
+    def change(entries, _text, _total):
         calls.append([e.body for e in entries])
         if len(calls) == 1:  # while memcli prepares without the lock, someone edits the file
             path.write_text(path.read_text() + "\nwritten by hand meanwhile\n")
