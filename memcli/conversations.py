@@ -24,6 +24,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from memcli.block import strip_injected
 from memcli.errors import MemcliError
 from memcli.fsutil import OutsideMemory, atomic_write, read_inside
 from memcli.fsutil import warn as _warn
@@ -107,8 +108,6 @@ def normalise_message(raw: Any, where: str) -> dict[str, Any] | None:
         match = _USER_QUERY.match(text)
         if match:
             text = match.group(1)
-    from memcli.block import strip_injected
-
     text = strip_injected(text)  # the memory block memcli put into the prompt never comes back
     if not text.strip():
         return None  # the prompt held nothing but the block
