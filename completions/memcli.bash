@@ -21,7 +21,7 @@ _memcli() {
         --format|-f) COMPREPLY=($(compgen -W "text json" -- "$cur")); return;;
     esac
     if [ -z "$cmd" ]; then
-        COMPREPLY=($(compgen -W "add checkpoint compact edit init inject list migrate recover resolve rm search show status --dir --version --help -h" -- "$cur"))
+        COMPREPLY=($(compgen -W "add checkpoint compact edit init inject list mcp migrate recover resolve rm search setup show status --dir --version --help -h" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -79,6 +79,11 @@ _memcli() {
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
             fi
             ;;
+        mcp)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--help -h" -- "$cur")); return
+            fi
+            ;;
         migrate)
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=($(compgen -W "--dry-run -n --from --agent -a --json --help -h" -- "$cur")); return
@@ -108,6 +113,11 @@ _memcli() {
         search)
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=($(compgen -W "--agent -a --category -c --limit -n --json --help -h" -- "$cur")); return
+            fi
+            ;;
+        setup)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--agent -a --remove --quiet -q --help -h" -- "$cur")); return
             fi
             ;;
         show)

@@ -38,13 +38,16 @@ ROLES = {"assistant": "agent", "ai": "agent", "model": "agent", "bot": "agent", 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _TRANSCRIPT_TYPE = "type"  # the key of a Claude Code transcript line's kind
 _USER_QUERY = re.compile(r"^\s*<user_query>\s*(.*?)\s*</user_query>\s*$", re.S)
+_TEXT_BLOCKS = ("text", "input_text", "output_text")  # the last two: Codex's session files
+# What Codex itself puts into a session as user messages: its environment, the AGENTS.md text.
+_CODEX_CONTEXT = re.compile(r"\s*(?:<environment_context>|<user_instructions>|# AGENTS\.md instructions)")
 
 
 def _text_of(content: Any) -> str | None:
     if isinstance(content, str):
         return content
     if isinstance(content, list):  # cursor-agent / Anthropic-style content blocks
-        parts = [c.get("text", "") for c in content if isinstance(c, dict) and c.get("type", "text") == "text"]
+        parts = [c.get("text", "") for c in content if isinstance(c, dict) and c.get("type", "text") in _TEXT_BLOCKS]
         return "\n".join(p for p in parts if isinstance(p, str))
     return None
 
@@ -87,6 +90,17 @@ def normalise_message(raw: Any, where: str) -> dict[str, Any] | None:
     if text is None:
         text = _text_of(raw.get("content"))
     inner = raw.get("message")
+    if raw.get(_TRANSCRIPT_TYPE) == "response_item" and role is None and isinstance(raw.get("payload"), dict):
+        # A Codex session file (rollout): {"timestamp", "type": "response_item", "payload": {"type": "message",
+        # "role", "content": [{"type": "input_text"|"output_text", "text"}]}}; its other lines (session_meta,
+        # event_msg, turn_context, tool calls, reasoning) and its developer messages are not the conversation.
+        payload = raw["payload"]
+        text = _text_of(payload.get("content"))
+        if payload.get("type") != "message" or payload.get("role") not in ("user", "assistant") or not text:
+            return None
+        if payload["role"] == "user" and _CODEX_CONTEXT.match(text):
+            return None
+        role, inner = payload["role"], None
     if text is None and isinstance(inner, dict):  # a cursor-agent or Claude Code transcript line
         text = _text_of(inner.get("content"))
     if _TRANSCRIPT_TYPE in raw and isinstance(inner, dict) and role is None:
@@ -140,7 +154,11 @@ def parse_conversation(text: str, where: str = "input") -> tuple[list[dict[str, 
     except ValueError:
         data = None
         items = []
-        for n, line in enumerate(stripped.splitlines(), 1):
+        lines = stripped.splitlines()
+        # A file being written (an agent's live transcript) may end in a line cut short: a last
+        # line without its newline that does not parse is left out, not an error.
+        torn = len(lines) > 1 and not text.endswith("\n")
+        for n, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
@@ -148,6 +166,8 @@ def parse_conversation(text: str, where: str = "input") -> tuple[list[dict[str, 
             except RecursionError:
                 raise MemcliError(f"{where}: line {n} is nested too deeply to be a message") from None
             except ValueError:
+                if torn and n == len(lines):
+                    break
                 raise MemcliError(f"{where}: not JSON or JSONL (line {n} does not parse)") from None
     if data is not None:
         if isinstance(data, list):

@@ -132,7 +132,7 @@ def _one_line(text: str, limit: int = ITEM_CHARS) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def gather(store: Store | None, layout: Layout, agent: str, command: str, instructions: bool,
+def gather(store: Store | None, layout: Layout, agent: str, command: str, instructions: bool | str,
            warn: Callable[[str], None]) -> Selection:
     """Everything the block could hold, before the budget is applied.  Never raises MemcliError."""
     sel = Selection()
@@ -146,7 +146,9 @@ def gather(store: Store | None, layout: Layout, agent: str, command: str, instru
             sel.project = ""  # the template as `init` wrote it, or headings alone: nothing to say
     except (OSError, UnicodeDecodeError, MemcliError) as exc:
         warn(f"cannot read {layout.project_file}: {getattr(exc, 'message', None) or exc}")
-    if instructions:
+    if isinstance(instructions, str):  # an agent hook's own advice (memcli.integrations.SHORT_GUIDE)
+        sel.instructions = instructions
+    elif instructions:
         categories = ",".join(store.categories) if store else "decisions,lessons,tasks,projects,handoffs"
         sel.instructions = INSTRUCTIONS.format(dir=layout.memory, agent=agent, categories=categories)
     if store is None:
@@ -325,7 +327,7 @@ def _refill(sel: Selection, name: str, label: str, ranked: list[Item], over) -> 
     sel.cut.extend(f"{label} {item.id}" if item.id else label for item in skipped)
 
 
-def build(layout: Layout, agent: str, command: str, budget: int | None, instructions: bool,
+def build(layout: Layout, agent: str, command: str, budget: int | None, instructions: bool | str,
           warn: Callable[[str], None]) -> tuple[Selection, int]:
     """The selection for an agent and a command, fitted to the budget; never raises MemcliError."""
     from memcli.config import Config, load_config

@@ -72,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
             from memcli.hooks import run as run_hook
 
             return run_hook(parsed[1][1], parsed[0])
+        if parsed and parsed[1][:1] == ["agent-hook"]:  # run by an agent's session hooks: never fails
+            from memcli.agent_hook import run as run_agent_hook
+
+            return run_agent_hook(parsed[1][1:], parsed[0])
         if parsed and parsed[1] and parsed[1][0] in FAST_COMMANDS:
             from memcli.cli import fast
 

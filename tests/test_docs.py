@@ -59,7 +59,7 @@ def test_bash_completion(mem: Path):
         out = subprocess.run(["bash", "-c", program], cwd=mem, capture_output=True, text=True, env=env).stdout
         return out.split()
 
-    assert complete("memcli se") == ["search"]
+    assert complete("memcli se") == ["search", "setup"]
     assert complete("memcli add ") == ["dev", "qa"]
     assert complete("memcli add dev ") == ["decisions", "lessons", "tasks", "projects", "handoffs"]
     assert "--budget" in complete("memcli inject dev --b")
@@ -79,7 +79,7 @@ def test_fish_completion(mem: Path):
                              cwd=mem, capture_output=True, text=True, env=env).stdout
         return [row.split("\t")[0] for row in out.splitlines()]
 
-    assert complete("memcli se") == ["search"]
+    assert complete("memcli se") == ["search", "setup"]
     assert complete("memcli add ") == ["dev"]
     assert "--budget" in complete("memcli inject dev --b")
     assert complete("memcli inject dev x --format ") == ["json", "text"] or complete("memcli inject dev x --format ") == ["text", "json"]

@@ -8,7 +8,9 @@ import typer
 
 from memcli import __version__
 from memcli.cli import common
-from memcli.cli.commands import add, checkpoint, compact, edit, init, listing, migrate, recover, resolve, rm, show, status
+from memcli.cli.commands import (
+    add, checkpoint, compact, edit, init, listing, mcp, migrate, recover, resolve, rm, setup, show, status,
+)
 from memcli.cli.commands.inject import run_inject
 from memcli.cli.commands.search import run_search
 from memcli.cli.fast import typer_command
@@ -75,7 +77,7 @@ for module in (init, add, edit, rm, listing, show):
     app.command(module.NAME, help=module.command.__doc__, epilog=module.EPILOG)(module.command)
 for spec, impl in ((SEARCH, run_search), (INJECT, run_inject)):
     app.command(spec.name, help=spec.help, epilog=spec.epilog)(typer_command(spec, impl))
-for module in (checkpoint, recover, compact, migrate, resolve, status):
+for module in (checkpoint, recover, compact, migrate, resolve, status, setup, mcp):
     app.command(module.NAME, help=module.command.__doc__, epilog=module.EPILOG)(module.command)
 
 

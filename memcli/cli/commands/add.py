@@ -25,19 +25,10 @@ def command(
     allow_secret: Annotated[bool, typer.Option("--allow-secret", help="Store text even if it looks like a secret.")] = False,
 ) -> None:
     """Add an entry to an agent's category and print its id."""
+    from memcli import api
+
     store = common.open_store()
     store.check(agent, category)
-    body = common.require_text(common.read_text_argument(text))
-    common.check_secrets(body, allow_secret)
-    tags = [t.lstrip("#") for t in tag or []]
-    _check_tags(tags)
-    entry = store.add(agent, category, body, tags)
+    api.clean_tags(tag)
+    entry = api.add(store, agent, category, common.read_text_argument(text), tag, allow_secret)
     typer.echo(str(entry.id))
-
-
-def _check_tags(tags: list[str]) -> None:
-    from memcli.errors import MemcliError
-
-    for t in tags:
-        if not t or any(ch.isspace() for ch in t):
-            raise MemcliError(f"invalid tag {t!r}: tags are single words without spaces")

@@ -5,7 +5,7 @@ from typing import Annotated, List, Optional
 import typer
 
 from memcli.cli import common
-from memcli.cli.commands.add import _check_tags
+from memcli import api
 from memcli.errors import MemcliError
 from memcli.paths import PROJECT_NAME
 
@@ -34,21 +34,19 @@ def command(
     if agent == PROJECT_NAME:
         new = entry_id if text is None else text
         body = common.read_text_argument(new, initial=store.read_project())
-        common.check_secrets(body, allow_secret)
+        api.check_secrets(body, allow_secret)
         store.write_project(body if body.endswith("\n") or not body else body + "\n")
         typer.echo(f"updated {store.layout.project_file}", err=True)
         return
     if entry_id is None:
         raise MemcliError("missing ID: `memcli edit AGENT ID [TEXT]` (see `memcli list AGENT` for ids)")
-    located = store.find(agent, common.parse_id(entry_id))
-    tags = [t.lstrip("#") for t in tag] if tag else None
-    if tags is not None:
-        _check_tags(tags)
+    located = store.find(agent, api.parse_id(entry_id))
+    tags = api.clean_tags(tag) if tag else None
     body: str | None
     if text is None and tags is not None:
         body = None  # only the tags change
     else:
-        body = common.require_text(common.read_text_argument(text, initial=located.entry.body))
-        common.check_secrets(body, allow_secret)
+        body = api.require_text(common.read_text_argument(text, initial=located.entry.body))
+        api.check_secrets(body, allow_secret)
     updated = store.update(agent, located.entry.id, body, tags)
     typer.echo(f"updated {agent}/{updated.category} {updated.entry.id}", err=True)

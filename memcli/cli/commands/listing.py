@@ -5,7 +5,6 @@ from typing import Annotated, Optional
 import typer
 
 from memcli import output
-from memcli import vault
 from memcli.cli import common
 
 NAME = "list"
@@ -27,18 +26,11 @@ def command(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array of entries.")] = False,
 ) -> None:
     """List entries, newest first: id, agent/category, date, tags and first line."""
-    store = common.open_store()
-    store.check(agent, category)
-    rows = []
-    for located in store.iter_entries(agent, category):
-        if tag and tag.lstrip("#").lower() not in {t.lower() for t in located.entry.tags}:
-            continue
-        rows.append(located)
-    rows.sort(key=lambda r: vault.newest_first(r.entry), reverse=True)
-    if limit:
-        rows = rows[:limit]
+    from memcli import api
+
+    rows = api.entries(common.open_store(), agent, category, tag, limit)
     if as_json:
-        output.print_json([common.entry_json(r.agent, r.category, r.entry) for r in rows])
+        output.print_json([api.entry_json(r.agent, r.category, r.entry) for r in rows])
         return
     for r in rows:
         e = r.entry

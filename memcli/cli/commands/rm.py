@@ -5,6 +5,7 @@ from typing import Annotated, List
 import typer
 
 from memcli import output
+from memcli import api
 from memcli.cli import common
 
 NAME = "rm"
@@ -23,7 +24,7 @@ def command(
     through git merges, rebases and pulls.
     """
     store = common.open_store()
-    wanted = [common.parse_id(i) for i in ids]
+    wanted = [api.parse_id(i) for i in ids]
     targets = [store.find(agent, i) for i in wanted]  # fails before asking if one is unknown
     if not yes and output.is_interactive():
         for t in targets:

@@ -5,14 +5,6 @@ from __future__ import annotations
 import sys
 
 
-def open_index(dir_option: str | None):
-    from memcli.index import SearchIndex
-    from memcli.paths import find_layout
-    from memcli.store import Store
-
-    return SearchIndex(Store(find_layout(dir_option)))
-
-
 def run_search(
     dir_option: str | None,
     query: tuple[str, ...],
@@ -21,14 +13,13 @@ def run_search(
     limit: int | None = None,
     as_json: bool = False,
 ) -> int:
-    from memcli import output
+    from memcli import api, output
+    from memcli.paths import find_layout
+    from memcli.store import Store
 
-    index = open_index(dir_option)
-    store = index.store
-    store.check(agent, category)
-    hits = index.search(" ".join(query), agent, category, limit or store.config.search_limit)
-    if index.notice():
-        output.warn(index.notice())
+    hits, notice = api.search(Store(find_layout(dir_option)), " ".join(query), agent, category, limit)
+    if notice:
+        output.warn(notice)
     if as_json:
         output.print_json([h.to_json() for h in hits])
         return 0

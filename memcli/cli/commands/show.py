@@ -35,14 +35,15 @@ def command(
         from memcli.errors import MemcliError
 
         raise MemcliError("missing ID: `memcli show AGENT ID` (see `memcli list AGENT` for ids)")
-    located = store.find(agent, common.parse_id(entry_id))
-    twins = [t for t in store.iter_entries(agent) if t.entry.id == located.entry.id and t.entry is not located.entry]
+    from memcli import api
+
+    located, twins = api.show(store, agent, entry_id)
     if twins:
-        output.warn(f"{len(twins) + 1} entries share id {located.entry.id}; showing the first"
+        output.warn(f"{twins + 1} entries share id {located.entry.id}; showing the first"
                     f" ({located.category}); the next write gives the others ids of their own")
     e = located.entry
     if as_json:
-        output.print_json(common.entry_json(agent, located.category, e))
+        output.print_json(api.entry_json(agent, located.category, e))
         return
     tags = " ".join("#" + t for t in e.tags)
     typer.echo(output.bold(f"{e.id}  {agent}/{located.category}  {e.header_date}") + (f"  {tags}" if tags else ""))

@@ -1,0 +1,178 @@
+"""``memcli agent-hook CLIENT [--agent ID]``: what a coding agent's own session hooks run.
+
+The agent sends a JSON object on stdin that names the event (``hook_event_name``):
+
+- a session starts (Claude Code's and Codex's ``SessionStart``, Cursor's ``sessionStart``): print
+  the memory block for the agent, with a line on how to write memory — as plain text for Claude
+  Code and Codex (they add a SessionStart hook's stdout to the context), as
+  ``{"additional_context": …}`` for Cursor;
+- before a compaction, after a turn (Cursor's and Codex's ``stop``) and at the end of a session:
+  save the conversation from the transcript whose path the JSON gives (``transcript_path``), as
+  ``memcli checkpoint`` does; at the end (``SessionEnd``, ``sessionEnd``) with ``--close``.
+
+A hook must never fail or slow the agent: whatever goes wrong — no ``.memory/``, bad JSON, a
+missing or unreadable transcript, another memcli holding the lock — it exits 0 and prints
+nothing (``MEMCLI_DEBUG=1`` shows why on stderr).  Nothing is printed until all is done, so an
+error never leaves half a block.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+USAGE = "usage: memcli agent-hook claude-code|cursor|codex [--agent ID]  (reads the agent's hook JSON on stdin)"
+MAX_INPUT = 1 << 20  # a hook's JSON is small; never read without end
+# Claude Code keeps 10,000 characters of a hook's output and puts the rest in a file: the block
+# must fit in that, whatever budget the project configured.
+MAX_BLOCK_TOKENS = 2_300
+START_EVENTS = {"SessionStart", "sessionStart"}
+CLOSE_EVENTS = {"SessionEnd", "sessionEnd"}
+SAVE_EVENTS = {"PreCompact", "preCompact", "Stop", "stop"} | CLOSE_EVENTS
+# Where each agent says which project a hook runs for, when the JSON does not.
+PROJECT_ENV = {"claude-code": "CLAUDE_PROJECT_DIR", "cursor": "CURSOR_PROJECT_DIR", "codex": None}
+TRANSCRIPT_ENV = {"cursor": "CURSOR_TRANSCRIPT_PATH"}
+LOCK_WAIT = 3.0  # seconds a save waits for another memcli's lock before it gives up (it saves again later)
+
+
+def run(args: list[str], dir_option: str | None) -> int:
+    if any(a in ("-h", "--help") for a in args):
+        sys.stdout.write(USAGE + "\n")
+        return 0
+    out = ""
+    try:
+        client, agent = _parse(args)
+        payload = _payload()
+        event = payload.get("hook_event_name")
+        if event in START_EVENTS:
+            out = _session_start(client, agent, payload, dir_option)
+        elif event in SAVE_EVENTS:
+            _save(client, agent, payload, dir_option, close=event in CLOSE_EVENTS)
+    except BaseException as exc:  # never fail the agent: not even for a bug, nor a signal
+        if os.environ.get("MEMCLI_DEBUG"):
+            import traceback
+
+            traceback.print_exception(type(exc), exc, exc.__traceback__)
+        return 0
+    if out:
+        try:
+            sys.stdout.write(out)
+            sys.stdout.flush()
+        except OSError:  # the agent stopped reading
+            pass
+    return 0
+
+
+class _Skip(Exception):
+    """Nothing to do (and nothing to say)."""
+
+
+def _parse(args: list[str]) -> tuple[str, str]:
+    from memcli.integrations import CLIENTS, DEFAULT_AGENT
+
+    if not args or args[0] not in CLIENTS:
+        raise _Skip("unknown client")
+    agent = DEFAULT_AGENT
+    rest = args[1:]
+    while rest:
+        arg = rest.pop(0)
+        if arg in ("--agent", "-a") and rest:
+            agent = rest.pop(0)
+        elif arg.startswith("--agent="):
+            agent = arg.split("=", 1)[1]
+        else:
+            raise _Skip(f"unknown argument {arg!r}")
+    return args[0], agent
+
+
+def _payload() -> dict[str, Any]:
+    import json
+
+    if sys.stdin is None or sys.stdin.isatty():
+        raise _Skip("no hook JSON on stdin")
+    data = sys.stdin.buffer.read(MAX_INPUT + 1)
+    if len(data) > MAX_INPUT:
+        raise _Skip("hook JSON too large")
+    payload = json.loads(data.decode("utf-8"))
+    if not isinstance(payload, dict):
+        raise _Skip("hook JSON is not an object")
+    return payload
+
+
+def _layout(client: str, payload: dict[str, Any], dir_option: str | None):
+    """The memory of the project the session runs in: --dir or MEMCLI_DIR, else the project the
+    agent names (its environment variable, the JSON's ``cwd`` or first workspace root)."""
+    from memcli.paths import find_layout
+
+    if dir_option or os.environ.get("MEMCLI_DIR"):
+        return find_layout(dir_option)
+    starts = []
+    env = PROJECT_ENV.get(client)
+    if env and os.environ.get(env):
+        starts.append(os.environ[env])
+    if isinstance(payload.get("cwd"), str):
+        starts.append(payload["cwd"])
+    roots = payload.get("workspace_roots")
+    if isinstance(roots, list) and roots and isinstance(roots[0], str):
+        starts.append(roots[0])
+    starts.append(os.getcwd())
+    from pathlib import Path
+
+    from memcli.paths import MEMORY_DIR, Layout
+
+    for start in starts:
+        folder = Path(start)
+        if not folder.is_absolute():
+            continue
+        for candidate in (folder, *folder.parents):
+            if (candidate / MEMORY_DIR).is_dir():
+                return Layout(candidate)
+    raise _Skip("no .memory/ for this session")
+
+
+def _session_start(client: str, agent: str, payload: dict[str, Any], dir_option: str | None) -> str:
+    from memcli import inject
+    from memcli.config import load_config
+    from memcli.integrations import SHORT_GUIDE
+
+    layout = _layout(client, payload, dir_option)
+    budget = min(load_config(layout.memory).inject_budget, MAX_BLOCK_TOKENS)
+    sel, _ = inject.build(layout, agent, "", budget, SHORT_GUIDE.format(agent=agent), lambda message: None)
+    block = sel.render()
+    if not block:
+        return ""
+    if client == "cursor":
+        import json
+
+        return json.dumps({"additional_context": block}, ensure_ascii=False) + "\n"
+    return block
+
+
+def _save(client: str, agent: str, payload: dict[str, Any], dir_option: str | None, close: bool) -> None:
+    from memcli import checkpoint, conversations
+    from memcli.fsutil import decode_text
+    from memcli.store import Store
+
+    path = payload.get("transcript_path")
+    if not isinstance(path, str) or not path:
+        path = os.environ.get(TRANSCRIPT_ENV.get(client) or "", "")
+    if not path or not os.path.isfile(path):
+        raise _Skip("no transcript")
+    layout = _layout(client, payload, dir_option)
+    with open(path, "rb") as handle:
+        text = decode_text(handle.read(), path)
+    messages, meta = conversations.parse_conversation(text, path)
+    if not messages:
+        raise _Skip("the transcript holds no messages")
+    session = payload.get("session_id") or payload.get("conversation_id")
+    chat_id = session if isinstance(session, str) and session else meta.get("chatId")
+    from memcli.config import load_config
+
+    config = load_config(layout.memory)
+    config.vault_lock_timeout = min(config.vault_lock_timeout, LOCK_WAIT)
+    store = Store(layout, config)
+    checkpoint.save(store, agent, messages, chat_id, meta.get("modelId"), close, lambda message: None)

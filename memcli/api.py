@@ -1,0 +1,114 @@
+"""The operations that memcli's two faces share: the CLI (``memcli.cli``) and the MCP server
+(``memcli.mcp_server``) parse their input, call these and format the result, so that both
+validate, refuse secrets, lock and stay fresh in the same way."""
+
+from __future__ import annotations
+
+from memcli import vault
+from memcli.errors import MemcliError
+from memcli.store import Located, Store
+
+TYPE_CHECKING = False  # names for annotations only
+if TYPE_CHECKING:
+    from typing import Any
+
+    from memcli.index import Hit
+
+
+def check_text(text: str, where: str = "TEXT") -> str:
+    """Text to store: UTF-8 (no lone surrogates), no NUL bytes, not blank."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MemcliError(f"{where} is not UTF-8 text; nothing written") from None
+    if "\x00" in text:
+        raise MemcliError(f"{where} holds NUL bytes; nothing written")
+    return text
+
+
+def require_text(text: str) -> str:
+    if not text.strip():
+        raise MemcliError("empty text; nothing written")
+    return text
+
+
+def check_secrets(text: str, allow: bool) -> None:
+    """The one secret policy for what is written to the vault (conversations are redacted instead)."""
+    if allow:
+        return
+    from memcli import secret_scan
+
+    findings = secret_scan.scan(text)
+    if findings:
+        raise MemcliError(
+            f"refusing to store what looks like a secret: {secret_scan.describe(findings)};"
+            " remove it (the CLI's --allow-secret stores it anyway)"
+        )
+
+
+def clean_tags(tags: list[str] | None) -> list[str]:
+    """Tags as given (a leading '#' dropped); each one word."""
+    cleaned = [t.lstrip("#") for t in tags or []]
+    for t in cleaned:
+        if not t or any(ch.isspace() for ch in t):
+            raise MemcliError(f"invalid tag {t!r}: tags are single words without spaces")
+    return cleaned
+
+
+def parse_id(value: str | int) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    if not isinstance(value, str) or not value.isdigit():
+        raise MemcliError(f"invalid entry id {value!r}: ids are numbers (see `memcli list`)")
+    return int(value)
+
+
+def add(store: Store, agent: str, category: str, text: str, tags: list[str] | None = None,
+        allow_secret: bool = False) -> vault.Entry:
+    store.check(agent, category)
+    body = require_text(check_text(text))
+    check_secrets(body, allow_secret)
+    return store.add(agent, category, body, clean_tags(tags))
+
+
+def entries(store: Store, agent: str | None = None, category: str | None = None, tag: str | None = None,
+            limit: int | None = None) -> list[Located]:
+    """Entries, newest first, of one agent and category if given, with a tag if given."""
+    store.check(agent, category)
+    rows = []
+    wanted = tag.lstrip("#").lower() if tag else None
+    for located in store.iter_entries(agent, category):
+        if wanted and wanted not in {t.lower() for t in located.entry.tags}:
+            continue
+        rows.append(located)
+    rows.sort(key=lambda r: vault.newest_first(r.entry), reverse=True)
+    return rows[:limit] if limit else rows
+
+
+def show(store: Store, agent: str, entry_id: str | int) -> tuple[Located, int]:
+    """The entry, and how many other entries share its id (what a merge by hand can leave)."""
+    located = store.find(agent, parse_id(entry_id))
+    twins = sum(1 for t in store.iter_entries(agent) if t.entry.id == located.entry.id and t.entry is not located.entry)
+    return located, twins
+
+
+def search(store: Store, query: str, agent: str | None = None, category: str | None = None,
+           limit: int | None = None) -> tuple[list[Hit], str | None]:
+    """The best matches, and a notice to pass on (an index rebuilt, a file skipped), if any."""
+    from memcli.index import SearchIndex
+
+    store.check(agent, category)
+    index = SearchIndex(store)
+    hits = index.search(query, agent, category, limit or store.config.search_limit)
+    return hits, index.notice()
+
+
+def entry_json(agent: str, category: str, entry: vault.Entry) -> dict[str, Any]:
+    return {
+        "id": entry.id,
+        "agent": agent,
+        "category": category,
+        "date": entry.header_date,
+        "tags": entry.tags,
+        "body": entry.body,
+    }

@@ -1,0 +1,415 @@
+"""Agents plugged in: `memcli setup claude-code|cursor|codex`, the agent hook entry point fed the
+JSON those agents send, and `memcli mcp` driven by the MCP SDK's own client over stdio."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES, clean_env, lock_held, run, tree
+
+CURSOR_EVENTS = {  # Cursor ignores a hooks.json that names an event it does not know
+    "sessionStart", "sessionEnd", "preToolUse", "postToolUse", "postToolUseFailure", "subagentStart", "subagentStop",
+    "beforeShellExecution", "afterShellExecution", "beforeMCPExecution", "afterMCPExecution", "beforeReadFile",
+    "afterFileEdit", "beforeSubmitPrompt", "preCompact", "stop", "afterAgentResponse", "afterAgentThought",
+}
+
+
+def hook(client: str, payload: object, cwd: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run the hook as the agent does: its JSON on stdin, from the project folder."""
+    data = payload if isinstance(payload, str) else json.dumps(payload)
+    return subprocess.run([sys.executable, "-m", "memcli", "agent-hook", client, *args], cwd=cwd, input=data,
+                          capture_output=True, text=True, env=env or clean_env(), timeout=60)
+
+
+# -- setup: Claude Code --------------------------------------------------------------------------
+
+
+USER_SETTINGS = {
+    "permissions": {"allow": ["Bash(npm run test:*)"]},
+    "hooks": {
+        "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo hello"}]}],
+        "PostToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "prettier --write"}]}],
+    },
+    "env": {"FOO": "1"},
+}
+
+
+def test_setup_claude_code_merges_is_idempotent_and_removes_exactly_its_own(mem: Path):
+    settings = mem / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps(USER_SETTINGS, indent=4))
+    run("setup", "claude-code", cwd=mem, check=True)
+    first = settings.read_bytes()
+    data = json.loads(first)
+    assert data["permissions"] == USER_SETTINGS["permissions"] and data["env"] == {"FOO": "1"}
+    assert data["hooks"]["PostToolUse"] == USER_SETTINGS["hooks"]["PostToolUse"]
+    start = data["hooks"]["SessionStart"]
+    assert start[0] == USER_SETTINGS["hooks"]["SessionStart"][0]  # the user's own hook, kept first
+    assert start[1]["matcher"].split("|")[:4] == ["startup", "resume", "clear", "compact"]
+    assert start[1]["hooks"] == [{"type": "command", "command": "memcli agent-hook claude-code", "timeout": 10}]
+    assert data["hooks"]["PreCompact"][0]["hooks"][0]["command"] == "memcli agent-hook claude-code"
+    end = data["hooks"]["SessionEnd"][0]["hooks"][0]
+    assert end["command"] == "memcli agent-hook claude-code" and end["timeout"] >= 10  # Claude's default is 1.5 s
+    again = run("setup", "claude-code", cwd=mem, check=True)
+    assert settings.read_bytes() == first and "nothing to change" in again.stdout
+    run("setup", "claude-code", "--agent", "qa", cwd=mem, check=True)  # another agent replaces, never doubles
+    commands = [h["command"] for g in json.loads(settings.read_text())["hooks"]["SessionStart"] for h in g["hooks"]]
+    assert commands == ["echo hello", "memcli agent-hook claude-code --agent qa"]
+    run("setup", "claude-code", "--remove", cwd=mem, check=True)
+    assert json.loads(settings.read_text()) == USER_SETTINGS
+
+
+def test_setup_claude_code_remove_deletes_what_it_created(mem: Path):
+    run("setup", "claude-code", cwd=mem, check=True)
+    assert (mem / ".claude" / "settings.json").is_file()
+    run("setup", "claude-code", "--remove", cwd=mem, check=True)
+    assert not (mem / ".claude").exists()
+    result = run("setup", "claude-code", "--remove", cwd=mem, check=True)
+    assert "nothing to remove" in result.stdout
+
+
+@pytest.mark.parametrize("content", ["{not json", "[1, 2]", '{"hooks": []}', '{"hooks": {"SessionStart": {}}}', "\xff\xfe"])
+def test_setup_refuses_settings_it_cannot_read_and_changes_nothing(mem: Path, content: str):
+    settings = mem / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_bytes(content.encode("latin-1"))
+    before = tree(mem)
+    result = run("setup", "claude-code", cwd=mem)
+    assert result.returncode == 1
+    assert result.stderr.startswith("memcli: error: ") and len(result.stderr.splitlines()) == 1
+    assert "Traceback" not in result.stderr
+    assert tree(mem) == before
+
+
+def test_setup_never_writes_through_a_symlink_out_of_the_project(mem: Path, tmp_path: Path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (mem / ".claude").symlink_to(outside, target_is_directory=True)
+    result = run("setup", "claude-code", cwd=mem)
+    assert result.returncode == 1 and "outside" in result.stderr
+    assert list(outside.iterdir()) == []
+    (outside / "AGENTS.md").write_text("theirs\n")
+    (mem / "AGENTS.md").symlink_to(outside / "AGENTS.md")
+    result = run("setup", "codex", cwd=mem)
+    assert result.returncode == 1 and (outside / "AGENTS.md").read_text() == "theirs\n"
+
+
+def test_setup_needs_memory_and_a_known_agent(tmp_path: Path, mem: Path):
+    result = run("setup", "claude-code", cwd=tmp_path)
+    assert result.returncode == 1 and "memcli init" in result.stderr
+    result = run("setup", "vscode", cwd=mem)
+    assert result.returncode == 1 and "claude-code, cursor, codex" in result.stderr
+    result = run("setup", "cursor", "--agent", "Bad Agent", cwd=mem)
+    assert result.returncode == 1 and "invalid agent id" in result.stderr
+    assert not (mem / ".cursor").exists()
+
+
+# -- setup: Cursor and Codex ----------------------------------------------------------------------
+
+
+def test_setup_cursor_writes_hooks_and_an_always_applied_rule(mem: Path):
+    hooks_file = mem / ".cursor" / "hooks.json"
+    hooks_file.parent.mkdir()
+    mine = {"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}], "stop": [{"command": "notify"}]}}
+    hooks_file.write_text(json.dumps(mine))
+    run("setup", "cursor", cwd=mem, check=True)
+    data = json.loads(hooks_file.read_text())
+    assert data["version"] == 1 and set(data["hooks"]) <= CURSOR_EVENTS
+    assert data["hooks"]["afterFileEdit"] == [{"command": "./format.sh"}]
+    assert data["hooks"]["stop"][0] == {"command": "notify"}
+    for event in ("sessionStart", "preCompact", "stop", "sessionEnd"):
+        assert data["hooks"][event][-1]["command"] == "memcli agent-hook cursor"
+    rule = (mem / ".cursor" / "rules" / "memcli.mdc").read_text()
+    assert rule.startswith("---\n") and "\nalwaysApply: true\n" in rule.split("---")[1]
+    assert 'memcli add dev decisions "' in rule
+    snapshot = tree(mem)
+    run("setup", "cursor", cwd=mem, check=True)
+    assert tree(mem) == snapshot
+    run("setup", "cursor", "--remove", cwd=mem, check=True)
+    assert json.loads(hooks_file.read_text()) == mine
+    assert not (mem / ".cursor" / "rules").exists()
+
+
+def test_setup_cursor_keeps_a_rule_of_the_users_own(mem: Path):
+    rule = mem / ".cursor" / "rules" / "memcli.mdc"
+    rule.parent.mkdir(parents=True)
+    rule.write_text("my own notes\n")
+    result = run("setup", "cursor", cwd=mem)
+    assert result.returncode == 1 and "did not write it" in result.stderr
+    assert rule.read_text() == "my own notes\n" and not (mem / ".cursor" / "hooks.json").exists()
+
+
+def test_setup_codex_section_mcp_table_and_hooks(mem: Path):
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+
+    (mem / "AGENTS.md").write_text("# Agents\n\nRun `make test` before you commit.\n")
+    config = mem / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('model = "gpt-5"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n')
+    run("setup", "codex", "--agent", "backend", cwd=mem, check=True)
+    agents_md = (mem / "AGENTS.md").read_text()
+    assert agents_md.startswith("# Agents\n\nRun `make test` before you commit.\n")
+    assert agents_md.count("<!-- memcli setup: start -->") == 1 and "memcli add backend lessons" in agents_md
+    parsed = tomllib.loads(config.read_text())
+    assert parsed["model"] == "gpt-5" and parsed["mcp_servers"]["docs"] == {"command": "docs-mcp"}
+    assert parsed["mcp_servers"]["memcli"] == {"command": "memcli", "args": ["mcp"]}
+    hooks = json.loads((mem / ".codex" / "hooks.json").read_text())["hooks"]
+    assert hooks["SessionStart"][0]["hooks"][0]["command"] == "memcli agent-hook codex --agent backend"
+    snapshot = tree(mem)
+    run("setup", "codex", "--agent", "backend", cwd=mem, check=True)
+    assert tree(mem) == snapshot
+    run("setup", "codex", "--remove", cwd=mem, check=True)
+    assert (mem / "AGENTS.md").read_text() == "# Agents\n\nRun `make test` before you commit.\n"
+    assert config.read_text() == 'model = "gpt-5"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n'
+    assert not (mem / ".codex" / "hooks.json").exists()
+
+
+def test_setup_codex_leaves_an_mcp_server_of_the_users_own(mem: Path):
+    config = mem / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('[mcp_servers.memcli]\ncommand = "/opt/memcli"\n')
+    result = run("setup", "codex", cwd=mem)
+    assert result.returncode == 1 and "already configures" in result.stderr
+    assert not (mem / "AGENTS.md").exists()
+
+
+# -- the hook entry point -----------------------------------------------------------------------
+
+
+def claude_start(cwd: Path, source: str = "startup") -> dict:
+    return {"session_id": "5d1c0a9e", "transcript_path": str(cwd / "missing.jsonl"), "cwd": str(cwd),
+            "hook_event_name": "SessionStart", "source": source, "model": "claude-sonnet-5"}
+
+
+def test_session_start_prints_the_block_within_the_budget(mem: Path, tmp_path: Path):
+    run("add", "dev", "decisions", "Adopt SSE instead of WebSockets #sse", cwd=mem, check=True)
+    run("add", "dev", "tasks", "- [ ] write the login test", cwd=mem, check=True)
+    for n in range(3):
+        run("add", "dev", "lessons", f"lesson {n}: " + "a long explanation " * 40, cwd=mem, check=True)
+    (mem / ".memory" / "config.toml").write_text("[inject]\nbudget = 50000\n")  # more than Claude Code keeps
+    elsewhere = tmp_path / "other"
+    elsewhere.mkdir()
+    result = hook("claude-code", claude_start(mem), elsewhere)  # found through the JSON's cwd
+    assert result.returncode == 0 and result.stderr == ""
+    block = result.stdout
+    assert block.lstrip().startswith("## MEMORY CONTEXT") and block.rstrip().endswith("<!-- memcli:end -->")
+    assert "Adopt SSE instead of WebSockets" in block and "- [ ] write the login test" in block
+    assert "memcli add dev" in block  # how to write memory
+    assert len(block) <= 10_000  # what Claude Code keeps of a hook's output
+    (mem / ".memory" / "config.toml").write_text("[inject]\nbudget = 60\n")
+    small = hook("claude-code", claude_start(mem, "compact"), mem).stdout
+    assert 0 < len(small) <= 60 * 4
+
+
+def test_session_start_for_cursor_is_json_with_additional_context(mem: Path):
+    run("add", "dev", "decisions", "Adopt SSE #sse", cwd=mem, check=True)
+    payload = {"conversation_id": "c1", "generation_id": "g1", "model": "m", "hook_event_name": "sessionStart",
+               "cursor_version": "2.4", "workspace_roots": [str(mem)], "user_email": None, "transcript_path": None,
+               "session_id": "c1", "is_background_agent": False, "composer_mode": "agent"}
+    result = hook("cursor", payload, Path("/"))
+    assert result.returncode == 0 and result.stderr == ""
+    assert "Adopt SSE" in json.loads(result.stdout)["additional_context"]
+
+
+@pytest.mark.parametrize("payload", [
+    "", "not json", "[]", '{"hook_event_name": 5}', "\x00\x01",
+    json.dumps({"hook_event_name": "PreCompact", "transcript_path": "/nonexistent/t.jsonl", "session_id": "s"}),
+    json.dumps({"hook_event_name": "SessionEnd", "transcript_path": "/", "session_id": "s", "reason": "other"}),
+    json.dumps({"hook_event_name": "SessionEnd", "transcript_path": None}),
+    json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": "hi"}),
+])
+def test_hook_given_bad_input_exits_0_silently(mem: Path, payload: str):
+    before = tree(mem)
+    result = hook("claude-code", payload, mem)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    assert tree(mem) == before
+
+
+def test_hook_with_a_malformed_transcript_or_no_memory_exits_0_silently(mem: Path, tmp_path: Path):
+    bad = tmp_path / "t.jsonl"
+    bad.write_bytes(b'{"type": "user"\n\xff\xfe garbage\n')
+    before = tree(mem)
+    for event in ("PreCompact", "SessionEnd"):
+        result = hook("claude-code", {"hook_event_name": event, "transcript_path": str(bad), "cwd": str(mem)}, mem)
+        assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    assert tree(mem) == before
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    for payload in (claude_start(bare), {"hook_event_name": "SessionEnd", "transcript_path": str(bad), "cwd": str(bare)}):
+        result = hook("claude-code", payload, bare)
+        assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    assert list(bare.iterdir()) == []
+    result = hook("no-such-agent", claude_start(mem), mem)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_pre_compact_and_session_end_save_the_claude_transcript(mem: Path, tmp_path: Path):
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes((FIXTURES / "claude-code-transcript.jsonl").read_bytes())
+    base = {"session_id": "5d1c0a9e", "transcript_path": str(transcript), "cwd": str(mem)}
+    result = hook("claude-code", {**base, "hook_event_name": "PreCompact", "trigger": "auto", "custom_instructions": ""}, mem)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    lines = (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines()
+    assert lines and all(json.loads(line).get("chatId") == "5d1c0a9e" for line in lines)
+    assert not run("list", "dev", "--json", cwd=mem, check=True).stdout.strip("[]\n")  # no handoff before the end
+    hook("claude-code", {**base, "hook_event_name": "SessionEnd", "reason": "prompt_input_exit"}, mem)
+    hook("claude-code", {**base, "hook_event_name": "SessionEnd", "reason": "other"}, mem)  # again: nothing new
+    assert (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines() == lines
+    handoffs = json.loads(run("list", "dev", "-c", "handoffs", "--json", cwd=mem, check=True).stdout)
+    assert len(handoffs) == 1 and "session-close" in handoffs[0]["tags"]
+    recovered = json.loads(run("recover", "dev", "--json", cwd=mem, check=True).stdout)
+    assert recovered["chatId"] == "5d1c0a9e"
+
+
+def test_a_live_transcript_cut_mid_line_is_saved_up_to_the_cut(mem: Path, tmp_path: Path):
+    transcript = tmp_path / "live.jsonl"
+    lines = [json.dumps({"role": "user", "message": {"content": [{"type": "text", "text": "<user_query>\nadd SSE\n</user_query>"}]}}),
+             json.dumps({"role": "assistant", "message": {"content": [{"type": "text", "text": "Adding the SSE endpoint."}]}})]
+    transcript.write_text("\n".join(lines) + '\n{"role": "assistant", "message": {"con')
+    payload = {"hook_event_name": "stop", "status": "completed", "loop_count": 0, "conversation_id": "c9",
+               "workspace_roots": [str(mem)], "transcript_path": str(transcript)}
+    result = hook("cursor", payload, mem)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    saved = [json.loads(line) for line in (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines()]
+    assert [m["text"] for m in saved] == ["add SSE", "Adding the SSE endpoint."]
+
+
+def test_codex_session_files_are_read_without_codex_context(mem: Path, tmp_path: Path):
+    rollout = tmp_path / "rollout.jsonl"
+    rows = [
+        {"timestamp": "2026-05-02T09:00:00Z", "type": "session_meta", "payload": {"id": "th-1", "cwd": str(mem)}},
+        {"timestamp": "2026-05-02T09:00:01Z", "type": "response_item", "payload": {"type": "message", "role": "user",
+         "content": [{"type": "input_text", "text": "<environment_context>\n  <cwd>/x</cwd>\n</environment_context>"}]}},
+        {"timestamp": "2026-05-02T09:00:02Z", "type": "response_item", "payload": {"type": "message", "role": "user",
+         "content": [{"type": "input_text", "text": "fix the flaky login test"}]}},
+        {"timestamp": "2026-05-02T09:00:03Z", "type": "response_item", "payload": {"type": "reasoning", "summary": []}},
+        {"timestamp": "2026-05-02T09:00:04Z", "type": "response_item", "payload": {"type": "function_call", "name": "shell"}},
+        {"timestamp": "2026-05-02T09:00:05Z", "type": "event_msg", "payload": {"type": "token_count"}},
+        {"timestamp": "2026-05-02T09:00:06Z", "type": "response_item", "payload": {"type": "message", "role": "assistant",
+         "content": [{"type": "output_text", "text": "The test waited on a real clock; it now uses a fake one."}]}},
+    ]
+    rollout.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    payload = {"session_id": "th-1", "transcript_path": str(rollout), "cwd": str(mem), "hook_event_name": "Stop",
+               "turn_id": "t1", "stop_hook_active": False, "last_assistant_message": "…"}
+    result = hook("codex", payload, mem)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    saved = [json.loads(line) for line in (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines()]
+    assert [(m["role"], m["text"]) for m in saved] == [
+        ("user", "fix the flaky login test"), ("agent", "The test waited on a real clock; it now uses a fake one.")]
+
+
+def test_a_hook_never_waits_long_for_another_process_holding_the_lock(mem: Path, tmp_path: Path):
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes((FIXTURES / "claude-code-transcript.jsonl").read_bytes())
+    payload = {"session_id": "s", "transcript_path": str(transcript), "cwd": str(mem), "hook_event_name": "SessionEnd"}
+    with lock_held(mem):
+        started = time.monotonic()
+        result = hook("claude-code", payload, mem)
+        waited = time.monotonic() - started
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    assert waited < 30  # gave up (after its few seconds) rather than holding the session open
+    assert not (mem / ".memory" / "conversations" / "dev.jsonl").exists()
+    hook("claude-code", payload, mem)  # the next save, with the lock free, stores it
+    assert (mem / ".memory" / "conversations" / "dev.jsonl").exists()
+
+
+def test_the_hook_block_never_comes_back_into_memory(mem: Path, tmp_path: Path):
+    run("add", "dev", "decisions", "Adopt SSE instead of WebSockets #sse", cwd=mem, check=True)
+    block = hook("claude-code", claude_start(mem), mem).stdout
+    transcript = tmp_path / "t.jsonl"
+    rows = [{"type": "user", "message": {"role": "user", "content": block + "\nnow fix the login redirect"}, "uuid": "u1"},
+            {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]}, "uuid": "a1"}]
+    transcript.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    hook("claude-code", {"hook_event_name": "SessionEnd", "transcript_path": str(transcript), "cwd": str(mem)}, mem)
+    saved = (mem / ".memory" / "conversations" / "dev.jsonl").read_text()
+    assert "MEMORY CONTEXT" not in saved and "memcli add dev" not in saved and "now fix the login redirect" in saved
+
+
+# -- the MCP server ----------------------------------------------------------------------------------
+
+
+def test_mcp_over_stdio_with_the_sdk_client(mem: Path):
+    pytest.importorskip("mcp.server.mcpserver", reason="the MCP SDK 2 is in the test extras")
+    import asyncio
+
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    run("add", "dev", "decisions", "Adopt SSE instead of WebSockets #sse", cwd=mem, check=True)
+    params = StdioServerParameters(command=sys.executable, args=["-m", "memcli", "mcp"], cwd=str(mem), env=clean_env())
+
+    async def session() -> None:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            init = await client.initialize()
+            assert init.server_info.name == "memcli"
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert set(tools) == {"search", "add", "show", "list", "inject"}
+            for name in ("search", "show", "list", "inject"):
+                assert tools[name].annotations.read_only_hint is True
+            assert tools["add"].annotations.read_only_hint is False
+            assert set(tools["add"].input_schema["required"]) == {"agent", "category", "text"}
+            assert tools["search"].input_schema["required"] == ["query"]
+
+            added = await client.call_tool("add", {"agent": "dev", "category": "lessons",
+                                                   "text": "the flux capacitor needs 1.21 gigawatts", "tags": ["physics"]})
+            assert not added.is_error
+            new_id = added.structured_content["id"]
+            found = await client.call_tool("search", {"query": "flux capacitor"})
+            assert not found.is_error and found.structured_content["results"][0]["id"] == new_id
+            assert "flux capacitor" in found.content[0].text
+
+            bad = await client.call_tool("add", {"agent": "dev", "category": "lessons"})  # no text
+            assert bad.is_error
+            refused = await client.call_tool("add", {"agent": "dev", "category": "lessons",
+                                                     "text": "key AKIAIOSFODNN7EXAMPLE"})
+            assert refused.is_error and "secret" in refused.content[0].text
+            wrong = await client.call_tool("add", {"agent": "Bad Agent", "category": "nope", "text": "x"})
+            assert wrong.is_error and "invalid agent id" in wrong.content[0].text
+            missing = await client.call_tool("show", {"agent": "dev", "id": 1})
+            assert missing.is_error and "no entry 1" in missing.content[0].text
+
+            shown = await client.call_tool("show", {"agent": "dev", "id": new_id})  # the server is still there
+            assert not shown.is_error and shown.structured_content["tags"] == ["physics"]
+            listed = await client.call_tool("list", {"agent": "dev", "limit": 1})
+            assert [e["id"] for e in listed.structured_content["entries"]] == [new_id]
+            block = await client.call_tool("inject", {"agent": "dev", "task": "flux capacitor", "budget": 500})
+            assert not block.is_error and "flux capacitor" in block.content[0].text
+            assert block.structured_content["tokens"] <= 500
+
+            # a write by the CLI meanwhile is seen at once
+            run("add", "dev", "lessons", "the hoverboard fails over water", cwd=mem, check=True)
+            found = await client.call_tool("search", {"query": "hoverboard"})
+            assert "hoverboard" in found.content[0].text
+
+    asyncio.run(asyncio.wait_for(session(), 120))
+    vault = (mem / ".memory" / "dev" / "lessons.md").read_text()
+    assert "the flux capacitor needs 1.21 gigawatts" in vault and "AKIA" not in vault
+
+
+def test_mcp_without_the_sdk_says_what_to_install(mem: Path):
+    program = "import sys; sys.modules['mcp'] = None; from memcli.main import main; sys.exit(main(['mcp']))"
+    result = subprocess.run([sys.executable, "-c", program], cwd=mem, capture_output=True, text=True, env=clean_env())
+    assert result.returncode == 1
+    assert result.stderr == 'memcli: error: memcli mcp needs the MCP Python SDK (version 2): pip install "memcli[mcp]"\n'
+
+
+def test_agent_integrations_add_no_start_up_cost_to_search_and_inject(mem: Path):
+    import re
+
+    run("add", "dev", "lessons", "lean start-up", cwd=mem, check=True)
+    run("search", "lean", cwd=mem, check=True)
+    for args in (["search", "lean"], ["inject", "dev", "lean"]):
+        result = subprocess.run([sys.executable, "-X", "importtime", "-m", "memcli", *args], cwd=mem,
+                                capture_output=True, text=True, env=clean_env())
+        modules = set(re.findall(r"\|\s+(\S+)\s*$", result.stderr, re.M))
+        assert "tantivy" in modules
+        heavy = {"mcp", "pydantic", "typer", "memcli.integrations", "memcli.agent_hook", "memcli.mcp_server"}
+        assert not heavy & modules, args
