@@ -21,13 +21,13 @@ _memcli() {
         --format|-f) COMPREPLY=($(compgen -W "text json" -- "$cur")); return;;
     esac
     if [ -z "$cmd" ]; then
-        COMPREPLY=($(compgen -W "add checkpoint compact edit init inject list mcp migrate recover resolve rm search setup show status --dir --version --help -h" -- "$cur"))
+        COMPREPLY=($(compgen -W "add checkpoint compact done edit init inject list mcp migrate recover resolve rm search setup show status --dir --version --help -h" -- "$cur"))
         return
     fi
     case "$cmd" in
         add)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--tag -t --allow-secret --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--tag -t --allow-secret --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -38,7 +38,7 @@ _memcli() {
             ;;
         checkpoint)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--chat-id --model-id --close --allow-secret --json --quiet -q --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--chat-id --model-id --close --allow-secret --json --quiet -q --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -47,12 +47,20 @@ _memcli() {
             ;;
         compact)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--dry-run -n --if-due --json --quiet -q --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--dry-run --if-due --json --quiet -q --dir --help -h" -- "$cur")); return
+            fi
+            ;;
+        done)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--quiet -q --dir --help -h" -- "$cur")); return
+            fi
+            if [ "${#positional[@]}" -eq 0 ]; then
+                COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
             fi
             ;;
         edit)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--tag -t --allow-secret --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--tag -t --allow-secret --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -60,12 +68,12 @@ _memcli() {
             ;;
         init)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--no-hooks --remove-hooks --quiet -q --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--no-hooks --remove-hooks --quiet -q --dir --help -h" -- "$cur")); return
             fi
             ;;
         inject)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--budget -b --format -f --explain --instructions --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--budget -b --format -f --explain --instructions --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -73,7 +81,7 @@ _memcli() {
             ;;
         list)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--category -c --tag -t --limit -n --json --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--category -c --tag -t --limit -n --json --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -81,17 +89,17 @@ _memcli() {
             ;;
         mcp)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--dir --help -h" -- "$cur")); return
             fi
             ;;
         migrate)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--dry-run -n --from --agent -a --json --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--dry-run --from --agent -a --json --dir --help -h" -- "$cur")); return
             fi
             ;;
         recover)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -99,12 +107,12 @@ _memcli() {
             ;;
         resolve)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
             fi
             ;;
         rm)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--yes -y --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--yes -y --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -112,17 +120,17 @@ _memcli() {
             ;;
         search)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--agent -a --category -c --limit -n --json --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--agent -a --category -c --limit -n --json --dir --help -h" -- "$cur")); return
             fi
             ;;
         setup)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--agent -a --remove --quiet -q --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--agent -a --remove --quiet -q --dir --help -h" -- "$cur")); return
             fi
             ;;
         show)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -130,7 +138,7 @@ _memcli() {
             ;;
         status)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return

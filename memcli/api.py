@@ -88,8 +88,87 @@ def entries(store: Store, agent: str | None = None, category: str | None = None,
 def show(store: Store, agent: str, entry_id: str | int) -> tuple[Located, int]:
     """The entry, and how many other entries share its id (what a merge by hand can leave)."""
     located = store.find(agent, parse_id(entry_id))
-    twins = sum(1 for t in store.iter_entries(agent) if t.entry.id == located.entry.id and t.entry is not located.entry)
-    return located, twins
+    return located, twins(store, located)
+
+
+def twins(store: Store, located: Located) -> int:
+    """How many other entries of the agent share the entry's id."""
+    return sum(1 for t in store.iter_entries(located.agent) if t.entry.id == located.entry.id) - 1
+
+
+def _names_an_id(store: Store, first: str) -> bool:
+    """Whether a command's first argument is an entry id with the agent left out: digits, and no
+    agent of that name."""
+    return first.isdigit() and first not in store.agents(with_sessions=True)
+
+
+def find_anywhere(store: Store, entry_id: int) -> Located:
+    """The entry with this id, whichever agent has it; an error if none or several agents do."""
+    from memcli.errors import NotFound
+
+    owners = []
+    for agent in store.agents():
+        try:
+            owners.append(store.find(agent, entry_id))
+        except NotFound:
+            continue
+    if not owners:
+        raise NotFound(f"no entry {entry_id} (see `memcli list`)")
+    if len(owners) > 1:
+        names = ", ".join(o.agent for o in owners)
+        raise MemcliError(f"entry {entry_id} exists for several agents ({names}): name the agent")
+    return owners[0]
+
+
+def locate(store: Store, first: str, second: str | None, rest: str | None, usage: str) -> tuple[Located, str | None]:
+    """``AGENT ID [TEXT]`` or, with the agent left out, ``ID [TEXT]``: the entry and the text."""
+    if _names_an_id(store, first) and (second is None or not second.isdigit() or rest is None):
+        if rest is not None:
+            raise MemcliError(f"unexpected argument {rest!r}: `{usage}`")
+        return find_anywhere(store, int(first)), second
+    if second is None:
+        raise MemcliError(f"missing ID: `{usage}` (see `memcli list {first}` for ids)")
+    store.check(first)
+    return store.find(first, parse_id(second)), rest
+
+
+def locate_many(store: Store, first: str, rest: list[str]) -> dict[str, list[Located]]:
+    """``AGENT ID...`` or ``ID...``: the entries, by agent; an error, before anything is done, if one is unknown."""
+    groups: dict[str, list[Located]] = {}
+    if _names_an_id(store, first):
+        for value in [first, *rest]:
+            located = find_anywhere(store, parse_id(value))
+            groups.setdefault(located.agent, []).append(located)
+        return groups
+    if not rest:
+        raise MemcliError(f"missing ID: `memcli rm AGENT ID...` (see `memcli list {first}` for ids)")
+    store.check(first)
+    groups[first] = [store.find(first, parse_id(value)) for value in rest]
+    return groups
+
+
+def mark_done(store: Store, located: Located, text: str | None = None) -> list[str]:
+    """Tick the entry's open tasks (those containing ``text``, if given); the lines ticked."""
+    lines = located.entry.body.split("\n")
+    ticked = []
+    for n, line in enumerate(lines):
+        if vault.OPEN_TASK_RE.match(line) and (text is None or text.lower() in line.lower()):
+            lines[n] = line.replace("[ ]", "[x]", 1)
+            ticked.append(lines[n].strip())
+    if not ticked:
+        what = f" containing {text!r}" if text else ""
+        raise MemcliError(f"entry {located.entry.id} has no open task{what}; nothing changed")
+    store.update(located.agent, located.entry.id, "\n".join(lines), located.entry.tags)
+    return ticked
+
+
+def first_line(body: str, tags: list[str] | None = None) -> str:
+    """The first line of text of a body, without the #hashtags that are its tags (shown apart)."""
+    line = next((x.strip() for x in body.splitlines() if x.strip()), "")
+    if tags:
+        wanted = {t.lower() for t in tags}
+        line = vault.HASHTAG_RE.sub(lambda m: "" if m.group(1).lower() in wanted else m.group(0), line)
+    return " ".join(line.split())
 
 
 def search(store: Store, query: str, agent: str | None = None, category: str | None = None,

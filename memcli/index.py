@@ -21,23 +21,22 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
-import time
 from pathlib import Path
 
 import tantivy as tv
 
 from memcli.errors import LockTimeout, MemcliError
-from memcli.fsutil import OutsideMemory, atomic_write, guard, make_dirs, read_inside, remove, remove_tree, rename, warn
+from memcli.fsutil import OutsideMemory, atomic_write, guard, make_dirs, remove, remove_tree, rename, warn
 from memcli.store import Store, parse_vault_bytes
+from memcli.freshness import MANIFEST, SCHEMA_VERSION, Freshness, sha1
+from memcli.snippets import Matcher, make_snippet
 from memcli.vault import Entry
+from memcli.words import STOPWORDS, analyze, near_function_word, query_words
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_VERSION = 2  # 2: the context field
-MANIFEST = "memcli-manifest.json"
 # A tag match scores TAG_WEIGHT x the term's IDF, with no length normalisation (BM25 on a
 # field that is empty for most entries would punish tagged entries for having tags); a body
 # match can reach at most (k1 + 1) = 2.2 x IDF, so a tag weighs above any body word.
@@ -55,17 +54,9 @@ PREFIX_BONUS = 0.5
 FUZZY_FACTOR = 0.45
 CONTEXT_SPAN = 2  # neighbours on each side (tuned on LoCoMo conversations 1-5: bench/RESULTS.md)
 CONTEXT_WEIGHT = 1.3
-RACY_NS = 2_000_000_000  # a file modified this recently may change again within the same mtime tick
 SEARCH_LOCK_TIMEOUT = 0.0  # readers never wait for the lock
 ALL = "*"  # in a list of stale files: the whole index is unusable
 PENDING = "+"  # ... and a complete new index waits in self._pending (the lock was busy to swap it in)
-_WORD_RE = re.compile(r"\w+")
-# Small function words: they never get fuzzy or prefix expansion (they would match everything).
-STOPWORDS = frozenset(
-    "a an and are as at be but by did do does for from had has have he her him his how i if in into is it its "
-    "me my no not of on or our she so than that the their them then there these they this to was we were what "
-    "when where which who whom why will with would you your".split()
-)
 
 
 def _schema() -> tv.Schema:
@@ -83,35 +74,8 @@ def _schema() -> tv.Schema:
     return sb.build()
 
 
-_ANALYZER = None
-_WORDS = None
-
-
 def _idf(total: int, found: int) -> float:
     return math.log(1 + (total - found + 0.5) / (found + 0.5))
-
-
-def _analyzer(stem: bool):
-    """tantivy's ``en_stem`` pipeline (simple tokenizer, long words out, lower case), stemmed or not."""
-    builder = tv.TextAnalyzerBuilder(tv.Tokenizer.simple()).filter(tv.Filter.remove_long(40))
-    builder = builder.filter(tv.Filter.lowercase())
-    return (builder.filter(tv.Filter.stemmer("english")) if stem else builder).build()
-
-
-def query_words(text: str) -> list[str]:
-    """The words of ``text`` as the index cuts them (lower-cased, not stemmed)."""
-    global _WORDS
-    if _WORDS is None:
-        _WORDS = _analyzer(stem=False)
-    return _WORDS.analyze(text)
-
-
-def analyze(text: str) -> list[str]:
-    """The terms tantivy's ``en_stem`` tokenizer makes of ``text``."""
-    global _ANALYZER
-    if _ANALYZER is None:
-        _ANALYZER = _analyzer(stem=True)
-    return _ANALYZER.analyze(text)
 
 
 class Hit:
@@ -140,12 +104,6 @@ class Hit:
         }
 
 
-def _sha1(data: bytes) -> str:
-    import hashlib  # only when a file changed: a no-change check never needs it
-
-    return hashlib.sha1(data).hexdigest()
-
-
 class SearchIndex:
     def __init__(self, store: Store):
         self.store = store
@@ -156,6 +114,7 @@ class SearchIndex:
         self.problem: str | None = None  # set by search(): why, when it was not the lock
         self._stale_files: list[str] = []
         self._pending: Path | None = None  # a built index that could not be swapped in yet
+        self.freshness = Freshness(self.layout, store.categories)
 
     # ------------------------------------------------------------ disk state
     @property
@@ -172,57 +131,18 @@ class SearchIndex:
             return False
         return tv.Index.exists(str(self.path))
 
-    def scan(self) -> dict[str, tuple[int, int]]:
-        """``agent/category.md`` and ``agent/.removed`` -> (size, mtime_ns) for every file on disk.
-
-        One directory listing, then a stat per expected file name: at 1,000 vault files this
-        is the bulk of the no-change freshness check (about 2 ms here).
-        """
-        memory = str(self.layout.memory)
-        try:
-            with os.scandir(memory) as entries:
-                agents = [
-                    e.name for e in entries
-                    if not e.name.startswith((".", "_")) and e.name != "conversations" and e.is_dir()
-                ]
-        except FileNotFoundError:
-            return {}
-        names = [f"{c}.md" for c in self.store.categories] + [".removed"]
-        found: dict[str, tuple[int, int]] = {}
-        stat = os.stat
-        for agent in agents:
-            base = f"{memory}/{agent}/"
-            for name in names:
-                try:
-                    st = stat(base + name)
-                except (FileNotFoundError, NotADirectoryError):
-                    continue
-                found[f"{agent}/{name}"] = (st.st_size, st.st_mtime_ns)
-        return found
+    def header(self) -> dict[str, Any]:
+        """What made this index: a manifest with another header belongs to an index to rebuild."""
+        return {"schema": SCHEMA_VERSION, "tantivy": tv.__version__, "categories": list(self.store.categories)}
 
     def load_manifest(self, path: Path | None = None) -> dict[str, Any] | None:
-        try:
-            data = json.loads(read_inside(path or self.path / MANIFEST, self.layout.memory) or b"")
-        except (OSError, ValueError, MemcliError):
-            return None
-        if (
-            not isinstance(data, dict)
-            or data.get("schema") != SCHEMA_VERSION
-            or data.get("tantivy") != tv.__version__
-            or data.get("categories") != list(self.store.categories)
-            or not isinstance(data.get("files"), dict)
-        ):
-            return None
-        return data
+        return self.freshness.load_manifest(path or self.path / MANIFEST, self.header())
+
+    def changed_files(self, manifest: dict[str, Any]) -> tuple[list[str], dict[str, list]]:
+        return self.freshness.changed_files(manifest)
 
     def _new_manifest(self) -> dict[str, Any]:
-        return {"schema": SCHEMA_VERSION, "tantivy": tv.__version__, "categories": list(self.store.categories), "files": {}}
-
-    def _record(self, manifest: dict[str, Any], key: str, stat: tuple[int, int], digest: str) -> None:
-        size, mtime = stat
-        if 0 <= time.time_ns() - mtime < RACY_NS:
-            mtime = -1  # too recent to trust: compare by content next time (a future mtime is kept)
-        manifest["files"][key] = [size, mtime, digest]
+        return {**self.header(), "files": {}}
 
     # ------------------------------------------------------------ documents
     def _documents(self, agent: str, category: str, raw: bytes, mtime_ns: int, removed) -> list[tv.Document]:
@@ -249,28 +169,15 @@ class SearchIndex:
             )
         return docs
 
-    def _read(self, key: str) -> tuple[bytes, tuple[int, int]] | None:
-        """A vault file's bytes and (size, mtime); None if missing or if a symlink leads it outside."""
-        path = self.layout.memory / key
-        try:
-            st = path.stat()
-            data = read_inside(path, self.layout.memory)
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        except MemcliError as exc:  # a symlink leading outside, a folder: skipped, said once
-            warn(exc.message)
-            return None
-        return (data, (st.st_size, st.st_mtime_ns)) if data is not None else None
-
     def _reindex(self, writer: tv.IndexWriter, manifest: dict[str, Any], keys: list[str], progress: bool = False) -> None:
         """Replace the documents of the given files (``agent/.removed`` means all of that agent's)."""
         files: dict[tuple[str, str], None] = {}
         for key in keys:
             agent, name = key.split("/", 1)
             if name == ".removed":
-                read = self._read(key)
+                read = self.freshness.read(key)
                 if read:
-                    self._record(manifest, key, read[1], _sha1(read[0]))
+                    self.freshness.record(manifest, key, read[1], sha1(read[0]))
                 else:
                     manifest["files"].pop(key, None)
                 for c in self.store.categories:
@@ -286,7 +193,7 @@ class SearchIndex:
         for agent, category in todo:
             key = f"{agent}/{category}.md"
             writer.delete_documents_by_term("file", f"{agent}/{category}")
-            read = self._read(key)
+            read = self.freshness.read(key)
             if read is None:
                 manifest["files"].pop(key, None)
                 continue
@@ -300,7 +207,7 @@ class SearchIndex:
                 docs = []
             for doc in docs:
                 writer.add_document(doc)
-            self._record(manifest, key, stat, _sha1(raw))
+            self.freshness.record(manifest, key, stat, sha1(raw))
 
     def _open(self) -> tv.Index:
         if self._index is None:
@@ -312,7 +219,7 @@ class SearchIndex:
         use the real one."""
         index = tv.Index(self.schema)
         writer = index.writer(heap_size=64_000_000, num_threads=1)
-        self._reindex(writer, self._new_manifest(), sorted(self.scan()) if keys is None else keys)
+        self._reindex(writer, self._new_manifest(), sorted(self.freshness.scan()) if keys is None else keys)
         writer.commit()
         writer.wait_merging_threads()
         index.reload()
@@ -356,7 +263,7 @@ class SearchIndex:
         index = tv.Index(self.schema, path=str(tmp), reuse=False)
         writer = index.writer(heap_size=64_000_000, num_threads=min(2, os.cpu_count() or 1))
         try:
-            self._reindex(writer, manifest, sorted(self.scan()), progress)
+            self._reindex(writer, manifest, sorted(self.freshness.scan()), progress)
             writer.commit()
             writer.wait_merging_threads()
         except BaseException:
@@ -380,28 +287,6 @@ class SearchIndex:
         rename(tmp, self.path, memory)
         remove_tree(old, memory)
         self._index = None
-
-    def changed_files(self, manifest: dict[str, Any]) -> tuple[list[str], dict[str, list]]:
-        """Files whose content differs from the manifest, and files whose stat alone changed."""
-        disk = self.scan()
-        known = manifest["files"]
-        changed: list[str] = []
-        restat: dict[str, list] = {}
-        for key, (size, mtime) in disk.items():
-            rec = known.get(key)
-            if rec and rec[0] == size and rec[1] == mtime:
-                continue
-            read = self._read(key)
-            if read is None:
-                changed.append(key)
-                continue
-            digest = _sha1(read[0])
-            if rec and rec[2] == digest:
-                restat[key] = [size, mtime, digest]
-            else:
-                changed.append(key)
-        changed.extend(k for k in known if k not in disk)
-        return changed, restat
 
     def ensure_fresh(self, lock_timeout: float = SEARCH_LOCK_TIMEOUT, progress: bool = True) -> list[str]:
         """Bring the index up to date with the files on disk; cheap when nothing changed.
@@ -428,7 +313,7 @@ class SearchIndex:
                 else:
                     now_changed, restat = self.changed_files(manifest)
                     for key, rec in restat.items():
-                        self._record(manifest, key, (rec[0], rec[1]), rec[2])
+                        self.freshness.record(manifest, key, (rec[0], rec[1]), rec[2])
                     try:
                         if now_changed:
                             self._apply(manifest, now_changed)
@@ -476,9 +361,9 @@ class SearchIndex:
         if manifest is None:
             return  # the next search rebuilds it
         keys = [f"{agent}/{category}.md"]
-        removed = self._read(f"{agent}/.removed")
+        removed = self.freshness.read(f"{agent}/.removed")
         rec = manifest["files"].get(f"{agent}/.removed")
-        if removed and (rec is None or rec[2] != _sha1(removed[0])):
+        if removed and (rec is None or rec[2] != sha1(removed[0])):
             keys.append(f"{agent}/.removed")
         try:
             self._apply(manifest, keys)
@@ -540,7 +425,7 @@ class SearchIndex:
                 main.append((tv.Occur.Should, tv.Query.const_score_query(held, bonus)))
             distance = min(2, round(len(word) * config.search_fuzzy))
             if distance and len(word) >= 4 and not any(ch.isdigit() for ch in word) \
-                    and not _near_function_word(word, distance):
+                    and not near_function_word(word, distance):
                 fuzzy = tv.Query.fuzzy_term_query(self.schema, "body", stem, distance, True, False)
                 near = found or searcher.search(fuzzy, 1, count=True).count
                 if near:
@@ -667,26 +552,6 @@ def _is_failure(exc: BaseException) -> bool:
     return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"
 
 
-def _osa_distance(a: str, b: str) -> int:
-    """Edit distance with adjacent transpositions (as tantivy's fuzzy queries count them)."""
-    rows = [list(range(len(b) + 1))]
-    for i, ca in enumerate(a, 1):
-        row = [i]
-        for j, cb in enumerate(b, 1):
-            cost = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cost = min(cost, rows[-2][j - 2] + 1)
-            row.append(cost)
-        rows.append(row)
-    return rows[-1][-1]
-
-
-def _near_function_word(word: str, distance: int) -> bool:
-    """Whether a typo of ``word`` could be a function word ("form"/"from", "width"/"with"): then
-    typo matching would make entries relevant through their function words."""
-    return any(abs(len(word) - len(f)) <= distance and _osa_distance(word, f) <= distance for f in STOPWORDS)
-
-
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -704,93 +569,3 @@ def _reraise_interrupts(exc: BaseException) -> None:
 
 def _reason(exc: BaseException) -> str:
     return getattr(exc, "message", None) or getattr(exc, "strerror", None) or f"{type(exc).__name__}: {exc}"
-
-
-# ---------------------------------------------------------------- snippets
-def _edit_distance(a: str, b: str, limit: int) -> int:
-    """Levenshtein distance, or ``limit + 1`` as soon as it must exceed ``limit``."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        if min(current) > limit:
-            return limit + 1
-        previous = current
-    return previous[-1]
-
-
-class Matcher:
-    """Which words of a body answer the query's words: same stem, prefix, or a typo away.
-
-    Results are cached per word, so one matcher serves every hit of a search.
-    """
-
-    def __init__(self, terms: list[str], fuzzy: float):
-        content = [t for t in terms if t not in STOPWORDS]
-        terms = content or terms  # function words count only when the query has nothing else
-        self.terms = [(t, (analyze(t) or [t])[0], min(2, round(len(t) * fuzzy))) for t in terms]
-        self.cache: dict[str, bool] = {}
-
-    def __call__(self, word: str) -> bool:
-        hit = self.cache.get(word)
-        if hit is None:
-            hit = self.cache[word] = self._match(word)
-        return hit
-
-    def _match(self, word: str) -> bool:
-        stem = None
-        for term, term_stem, distance in self.terms:
-            if word == term or (len(term) >= 3 and word.startswith(term)):
-                return True
-            if term in STOPWORDS or word in STOPWORDS:
-                continue
-            if stem is None:
-                stem = (analyze(word) or [word])[0]
-            if stem == term_stem:
-                return True
-            if len(term) >= 4 and distance and not any(ch.isdigit() for ch in term) \
-                    and not _near_function_word(term, distance) and (
-                _edit_distance(word, term, distance) <= distance or _edit_distance(stem, term_stem, distance) <= distance
-            ):
-                return True
-        return False
-
-
-def make_snippet(body: str, matcher: Matcher, width: int = 160) -> tuple[str, list[str]]:
-    """The part of ``body`` (about ``width`` characters) with the most matched words, and those words.
-
-    Matched words are wrapped in ``\\x00`` … ``\\x01`` so that the caller can mark them
-    (bold on a terminal, nothing on a pipe).
-    """
-    spans = [(m.start(), m.end()) for m in _WORD_RE.finditer(body) if matcher(m.group().lower())]
-    flat = " ".join(body.split())
-    if not spans:
-        text = flat[:width]
-        return (text + "…" if len(flat) > width else text), []
-    # Choose the window start (at a match) that covers the most matches.
-    best_start, best_count = spans[0][0], 0
-    for s, _ in spans:
-        count = sum(1 for a, b in spans if s <= a and b <= s + width)
-        if count > best_count:
-            best_start, best_count = s, count
-    start = max(0, best_start - 30)
-    if start:
-        space = body.rfind(" ", 0, start)
-        start = space + 1 if space >= 0 and start - space < 20 else start
-    end = min(len(body), start + width)
-    marked = []
-    pos = start
-    matched = []
-    for a, b in spans:
-        if a < start or b > end:
-            continue
-        marked.append(body[pos:a])
-        marked.append("\x00" + body[a:b] + "\x01")
-        matched.append(body[a:b])
-        pos = b
-    marked.append(body[pos:end])
-    text = " ".join("".join(marked).split())
-    return ("…" if start else "") + text + ("…" if end < len(body) else ""), list(dict.fromkeys(matched))

@@ -42,7 +42,11 @@ OBSOLETE_GITATTRIBUTES = {
     ".memory/*/*.md merge=union": ".memory/*/*.md merge=memcli",
     "# memcli: memory files merge by union, so entries and messages from both sides are kept": GITATTRIBUTES_COMMENT,
 }
-GITIGNORE_LINES = ["# memcli: the search index and session state are a local cache", ".memory/.vault/"]
+GITIGNORE_LINES = [
+    "# memcli: the search index and session state are a local cache",
+    ".memory/.vault/",
+    ".memory/**/*.bak",
+]
 
 
 @dataclass
@@ -95,6 +99,15 @@ def _append_lines(path: Path, lines: list[str], plan: InitPlan, replace: dict[st
         prefix += "\n"
     plan.write_files[path] = prefix + "\n".join(comment + missing) + "\n"
     plan.messages.append(f"{'updated' if current else 'created'} {path.name} (+{len(missing)} lines)")
+
+
+def ignore_backups(layout: Layout) -> list[str]:
+    """The .gitignore lines, as ``init`` writes them (``migrate`` makes sure of them too)."""
+    plan = InitPlan(root=layout.root)
+    _append_lines(layout.root / ".gitignore", GITIGNORE_LINES, plan)
+    for path, text in plan.write_files.items():
+        atomic_write(path, text, plan.root)
+    return plan.messages
 
 
 def plan_init(layout: Layout, hooks: bool = True) -> InitPlan:

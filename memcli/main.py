@@ -6,12 +6,9 @@ fast path that never imports Typer, rich or GitPython; every other command (and
 from __future__ import annotations
 
 import os
-import re
 import sys
 
-OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(=.*)?", re.S)
-FAST_COMMANDS = ("search", "inject")
-TEXT_COMMANDS = {"add", "edit", "search", "inject"}  # their last arguments are free text
+from memcli.cli.spec import COMMANDS, OPTION_LIKE, TEXT_COMMANDS
 
 
 def split_global(argv: list[str]) -> tuple[str | None, list[str]] | None:
@@ -76,12 +73,17 @@ def main(argv: list[str] | None = None) -> int:
             from memcli.agent_hook import run as run_agent_hook
 
             return run_agent_hook(parsed[1][1:], parsed[0])
-        if parsed and parsed[1] and parsed[1][0] in FAST_COMMANDS:
+        if parsed and parsed[1] and parsed[1][0] in COMMANDS:
             from memcli.cli import fast
 
             code = fast.run(parsed[1][0], parsed[1][1:], parsed[0])
             if code is not None:
                 return code
+        elif argv == ["--version"]:
+            from memcli import __version__
+
+            sys.stdout.write(f"memcli {__version__}\n")
+            return 0
         from memcli.cli.app import run
 
         return run(protect_text(argv))

@@ -46,11 +46,12 @@ class MigrateReport:
     entries: dict[str, int] = field(default_factory=dict)  # "agent/category" -> entries added
     conversations: dict[str, int] = field(default_factory=dict)  # agent -> messages added
     skipped: list[str] = field(default_factory=list)
+    backups: list[str] = field(default_factory=list)  # the .bak files this run made
     dry_run: bool = False
 
     def to_json(self) -> dict:
         return {"files": self.files, "entries": self.entries, "conversations": self.conversations,
-                "skipped": self.skipped, "dryRun": self.dry_run}
+                "skipped": self.skipped, "backups": self.backups, "dryRun": self.dry_run}
 
 
 def classify(header: str, categories: tuple[str, ...]) -> str:
@@ -132,6 +133,7 @@ def _migrate_flat_file(store: Store, path: Path, report: MigrateReport, dry_run:
             store.add(agent, category, body)
     if not dry_run:
         rename(path, backup, layout.memory)
+        report.backups.append(backup.name)
 
 
 def _migrate_conversation(store: Store, path: Path, report: MigrateReport, dry_run: bool) -> None:
@@ -155,6 +157,7 @@ def _migrate_conversation(store: Store, path: Path, report: MigrateReport, dry_r
         return
     report.conversations[agent] = conversations.append_messages(layout, agent, messages)
     rename(path, Path(str(path) + ".bak"), layout.memory)
+    report.backups.append(f"conversations/{path.name}.bak")
 
 
 # ---------------------------------------------------------------- other memory systems

@@ -33,6 +33,39 @@ def dim(text: str) -> str:
     return style(text, "2")
 
 
+def echo(text: str = "", err: bool = False) -> None:
+    """A line on stdout (or stderr)."""
+    (sys.stderr if err else sys.stdout).write(f"{text}\n")
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 open task``, ``2 open tasks`` (``words``: an irregular plural)."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def shorten(text: str, width: int) -> str:
+    """``text`` cut to at most ``width`` characters at a word boundary, with '…' when cut."""
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1]
+    space = cut.rfind(" ")
+    if space > width // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.-") + "…"
+
+
+def confirm(question: str) -> bool:
+    """Ask on the terminal; anything but y/yes (or end of input) is no."""
+    sys.stderr.write(f"{question} [y/N]: ")
+    sys.stderr.flush()
+    try:
+        answer = sys.stdin.readline()
+    except KeyboardInterrupt:
+        sys.stderr.write("\n")
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
 def to_json(data: Any) -> str:
     import json
 

@@ -10,7 +10,13 @@ from memcli.store import Store
 
 
 def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
-    agents = [agent] if agent else store.agents()
+    known = store.agents(with_sessions=True)
+    if agent is not None:
+        store.check(agent)
+        if agent not in known:
+            listed = ", ".join(known) if known else "none yet"
+            raise MemcliError(f"no agent {agent!r} in {store.layout.memory} (agents: {listed})")
+    agents = [agent] if agent else known
     report: dict[str, Any] = {"root": str(store.layout.root), "agents": {}, "problems": []}
     totals = {"entries": 0, "open_tasks": 0}
     for a in agents:
@@ -76,15 +82,18 @@ def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
 
 
 def index_status(store: Store) -> dict[str, Any]:
-    """Whether the index exists and how many vault files changed since it was updated."""
-    from memcli.index import SearchIndex
+    """Whether the index exists and how many vault files changed since it was updated (without
+    opening it: a manifest of another tantivy version shows as fresh here, and the next search
+    rebuilds the index)."""
+    from memcli.freshness import MANIFEST, SCHEMA_VERSION, Freshness
 
-    index = SearchIndex(store)
-    if not index.exists():
+    folder = store.layout.index_dir
+    if not (folder / "meta.json").is_file() or folder.is_symlink():
         return {"exists": False, "fresh": False, "changed_files": None}
-    manifest = index.load_manifest()
+    freshness = Freshness(store.layout, store.categories)
+    manifest = freshness.load_manifest(folder / MANIFEST, {"schema": SCHEMA_VERSION, "categories": list(store.categories)})
     if manifest is None:
         return {"exists": True, "fresh": False, "changed_files": None}
-    changed, _ = index.changed_files(manifest)
+    changed, _ = freshness.changed_files(manifest)
     return {"exists": True, "fresh": not changed, "changed_files": len(changed),
             "indexed_files": sum(1 for k in manifest["files"] if k.endswith(".md"))}

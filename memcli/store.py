@@ -9,6 +9,7 @@ memcli 0.1 are still honoured, and ``compact`` folds them into the vault files.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -82,13 +83,23 @@ class Store:
         if category is not None:
             validate_category(category, self.categories)
 
-    def agents(self) -> list[str]:
-        """Agents that have a folder in the memory tree, sorted."""
+    def agents(self, with_sessions: bool = False) -> list[str]:
+        """Agents that have a folder in the memory tree, sorted; ``with_sessions``: also those that
+        have only a conversation or a checkpoint."""
         try:
             names = os.listdir(self.layout.memory)
         except FileNotFoundError:
             return []
         found = []
+        if with_sessions:
+            for folder, suffix in ((self.layout.conversations, ".jsonl"), (self.layout.checkpoints, ".json")):
+                try:
+                    for name in os.listdir(folder):
+                        if name.endswith(suffix):
+                            with contextlib.suppress(MemcliError):
+                                found.append(validate_agent(name[: -len(suffix)]))
+                except OSError:
+                    pass
         for name in names:
             if name.startswith((".", "_")) or name == CONVERSATIONS_DIR:
                 continue
@@ -101,7 +112,7 @@ class Store:
                     found.append(validate_agent(name))
                 except MemcliError:
                     continue
-        return sorted(found)
+        return sorted(set(found))
 
     # ---------------------------------------------------------------- reading
     def removed_ids(self, agent: str) -> set[tuple[str, int]]:
@@ -284,13 +295,17 @@ class Store:
         return entry
 
     def update(self, agent: str, entry_id: int, body: str | None = None, tags: list[str] | None = None) -> Located:
-        """Replace an entry's body and/or tags.  Tags default to the old ones plus the body's hashtags."""
+        """Replace an entry's body and/or tags.  New text brings its own tags: its #hashtags and
+        ``tags``; ``tags`` alone replace the tags and keep the text."""
         self.check(agent)
         with self.lock():
             located = self.find(agent, entry_id)
             old = located.entry
             new_body = old.body if body is None else body
-            new_tags = tags if tags is not None else vault.merge_tags(old.tags, vault.hashtags(new_body))
+            if body is None:
+                new_tags = old.tags if tags is None else tags
+            else:
+                new_tags = vault.merge_tags(vault.hashtags(body), tags or [])
             date = old.date
             if not old.marked and not date:  # undated hand-written text: dated when first edited
                 date = vault.date_for_id(time.time_ns() // 1_000_000)

@@ -43,7 +43,7 @@ CLOSER_RE = re.compile(r"---[ \t\r]*")
 CONFLICT_RE = re.compile(r"(?:<{7}|\|{7}|>{7})(?: .*)?|={7}[ \t\r]*")
 # A hashtag in free text: not preceded by a word character, '#', '&' or '/', so
 # that "issue#3", "&#38;" and URL fragments are not tags.
-_HASHTAG_RE = re.compile(r"(?<![\w#&/])#(\w(?:[\w-]*\w)?)")
+HASHTAG_RE = re.compile(r"(?<![\w#&/])#(\w(?:[\w-]*\w)?)")
 _HEX_COLOR_RE = re.compile(r"(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 _CODE_RE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)
 TAG_SEPARATOR = " \u00b7 "
@@ -129,7 +129,7 @@ def hashtags(text: str) -> list[str]:
     """
     text = _CODE_RE.sub(" ", text)
     seen: dict[str, str] = {}
-    for match in _HASHTAG_RE.finditer(text):
+    for match in HASHTAG_RE.finditer(text):
         tag = match.group(1)
         if tag.isdigit() or _HEX_COLOR_RE.fullmatch(tag):
             continue

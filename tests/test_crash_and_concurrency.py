@@ -18,9 +18,8 @@ from .conftest import run
 
 WRITER = """
 import sys
-from memcli.cli.common import STATE, open_store
-STATE["dir"] = sys.argv[1]
-store = open_store()  # with the listener that updates the index after each write
+from memcli.cli.common import open_store
+store = open_store(sys.argv[1])  # with the listener that updates the index after each write
 for i in range(int(sys.argv[3])):
     store.add("dev", "lessons", f"writer {sys.argv[2]} lesson {i} about queues " + "x" * 200)
 """

@@ -183,9 +183,8 @@ def test_git_checkout_of_branches(repo: Path):
 
 WRITER = """
 import sys, pathlib
-from memcli.cli.common import STATE, open_store
-STATE["dir"] = sys.argv[1]
-store = open_store()
+from memcli.cli.common import open_store
+store = open_store(sys.argv[1])
 for i in range(40):
     store.add("dev", "lessons", f"concurrent lesson {i} about queues")
 """

@@ -1,4 +1,6 @@
-"""The Typer application: it parses arguments, calls the library and formats output."""
+"""The Typer application, built from the commands' specs: it serves --help, shell completion, the
+man page and usage errors.  Commands run without it (``memcli.cli.fast``) unless their
+arguments need Typer's error messages."""
 
 from __future__ import annotations
 
@@ -8,13 +10,8 @@ import typer
 
 from memcli import __version__
 from memcli.cli import common
-from memcli.cli.commands import (
-    add, checkpoint, compact, edit, init, listing, mcp, migrate, recover, resolve, rm, setup, show, status,
-)
-from memcli.cli.commands.inject import run_inject
-from memcli.cli.commands.search import run_search
-from memcli.cli.fast import typer_command
-from memcli.cli.spec import INJECT, SEARCH
+from memcli.cli.fast import load, typer_command
+from memcli.cli.spec import COMMANDS
 
 HELP = """Git-native memory for AI coding agents.
 
@@ -73,12 +70,9 @@ def main_callback(
     common.STATE["dir"] = dir
 
 
-for module in (init, add, edit, rm, listing, show):
-    app.command(module.NAME, help=module.command.__doc__, epilog=module.EPILOG)(module.command)
-for spec, impl in ((SEARCH, run_search), (INJECT, run_inject)):
-    app.command(spec.name, help=spec.help, epilog=spec.epilog)(typer_command(spec, impl))
-for module in (checkpoint, recover, compact, migrate, resolve, status, setup, mcp):
-    app.command(module.NAME, help=module.command.__doc__, epilog=module.EPILOG)(module.command)
+for name in COMMANDS:
+    module = load(name)
+    app.command(name, help=module.SPEC.help, epilog=module.SPEC.epilog)(typer_command(module.SPEC, module.run))
 
 
 def run(argv: list[str]) -> int:

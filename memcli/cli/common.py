@@ -1,4 +1,4 @@
-"""What the Typer commands share: the global --dir, opening the store, reading text."""
+"""What the commands share: finding the memory, opening the store, reading text."""
 
 from __future__ import annotations
 
@@ -14,22 +14,26 @@ from memcli.fsutil import decode_text
 from memcli.paths import Layout, find_layout
 from memcli.store import Store
 
-STATE: dict[str, str | None] = {"dir": None}
+STATE: dict[str, str | None] = {"dir": None}  # `memcli --dir PATH` as Typer parsed it
 
 
-def layout(must_exist: bool = True) -> Layout:
-    return find_layout(STATE["dir"], must_exist=must_exist)
+def env_dir() -> str | None:
+    return os.environ.get("MEMCLI_DIR") or None
 
 
-def open_store() -> Store:
+def layout(dir_option: str | None, must_exist: bool = True) -> Layout:
+    return find_layout(dir_option, must_exist=must_exist)
+
+
+def open_store(dir_option: str | None) -> Store:
     """The store, with a listener that keeps an existing search index current after writes."""
-    store = Store(layout())
+    store = Store(layout(dir_option))
     store.listeners.append(_update_index)
     return store
 
 
 def _update_index(store: Store, agent: str, category: str) -> None:
-    from memcli.index import MANIFEST
+    from memcli.freshness import MANIFEST
 
     if (store.layout.index_dir / MANIFEST).exists():  # no index yet: the next search builds it
         from memcli.index import SearchIndex
@@ -37,13 +41,18 @@ def _update_index(store: Store, agent: str, category: str) -> None:
         SearchIndex(store).update_after_write(agent, category)
 
 
-def edit_in_editor(initial: str, suffix: str = ".md") -> str:
-    """Open $VISUAL/$EDITOR on ``initial`` and return the saved text (one final newline dropped)."""
+EDITOR_NOTE = "<!-- memcli: {action} above this line. {hint}This line is dropped; an empty text cancels. -->"
+
+
+def edit_in_editor(initial: str, suffix: str = ".md", note: str = "") -> str:
+    """Open $VISUAL/$EDITOR on ``initial`` (and ``note``, a comment line that is taken out again) and
+    return the saved text (one final newline dropped)."""
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     fd, path = tempfile.mkstemp(prefix="memcli-", suffix=suffix)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(initial if initial.endswith("\n") or not initial else initial + "\n")
+            text = initial if initial.endswith("\n") or not initial else initial + "\n"
+            handle.write(text + (("\n" if text else "\n") + note + "\n" if note else ""))
         try:
             result = subprocess.run([*shlex.split(editor), path])
         except OSError as exc:
@@ -54,16 +63,24 @@ def edit_in_editor(initial: str, suffix: str = ".md") -> str:
             text = handle.read()
     finally:
         os.unlink(path)
+    if note:
+        text = "\n".join(line for line in text.split("\n") if line.strip() != note).strip("\n") + "\n"
     return text[:-1] if text.endswith("\n") else text
 
 
-def read_text_argument(text: str | None, initial: str = "") -> str:
-    """TEXT as given, stdin for '-', or $EDITOR when neither is given on a terminal."""
+def read_text_argument(text: str | None, initial: str = "", template: str = "", what: str = "the text") -> str:
+    """TEXT as given, stdin for '-', or $EDITOR when neither is given on a terminal (on ``initial``,
+    with a note saying what to write).  A trailing newline is dropped, CRLF line ends read as LF."""
     if text == "-":
         data = decode_text(sys.stdin.buffer.read(), "standard input")  # nothing is written: one line
+        data = data.replace("\r\n", "\n")
         return data[:-1] if data.endswith("\n") else data
     if text is not None:
         return api.check_text(text)
     if not output.is_interactive():
         raise MemcliError("no text given: pass TEXT, or '-' to read standard input ($EDITOR opens only on a terminal)")
-    return edit_in_editor(initial)
+    if initial:
+        note = EDITOR_NOTE.format(action=f"edit {what}", hint="")
+    else:
+        note = EDITOR_NOTE.format(action=f"write {what}", hint=f"For example: {template} " if template else "")
+    return edit_in_editor(initial, note=note)

@@ -104,9 +104,9 @@ def commands() -> tuple[list[Opt], list[Cmd]]:
 
 
 def _choices(param) -> list[str]:
-    from memcli.cli.spec import SPECS
+    from memcli.cli.fast import specs
 
-    for spec in SPECS.values():
+    for spec in specs().values():
         for p in spec.params:
             if p.choices and set(p.flags) & set(param.opts):
                 return list(p.choices)

@@ -1,23 +1,38 @@
-"""The fast path for ``search`` and ``inject``: parse with the shared spec, never import Typer.
+"""Every command runs here: its spec parses the command line without Typer.
 
-``run`` returns None when it cannot handle the arguments (``--help``, an unknown
-option, a bad value): the caller then hands them to Typer, which prints help or the
-usual error with suggestions.
+``run`` returns None when it cannot handle the arguments (``--help``, an unknown option, a
+bad value, a missing argument): the caller then hands them to Typer, which prints the help or
+the usual error with its suggestions.  ``typer_command`` builds the Typer command from the
+same spec.  This module imports nothing from ``memcli.main``.
 """
 
 from __future__ import annotations
 
-from memcli.cli.spec import SPECS, CommandSpec
-from memcli.main import OPTION_LIKE  # loaded already: the fast path is entered from memcli.main
+from memcli.cli.spec import DIR, OPTION_LIKE, CommandSpec, module_name
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
     from typing import Any
 
 
+def load(command: str):
+    """The command's module (its ``SPEC`` and ``run``)."""
+    import importlib
+
+    return importlib.import_module(module_name(command))
+
+
+def specs() -> dict[str, CommandSpec]:
+    """Every command's spec, by name."""
+    from memcli.cli.spec import COMMANDS
+
+    return {name: load(name).SPEC for name in COMMANDS}
+
+
 def parse(spec: CommandSpec, args: list[str]) -> dict[str, Any] | None:
-    options = {flag: p for p in spec.params if p.kind in ("option", "flag") for flag in p.flags}
-    values: dict[str, Any] = {p.name: p.default for p in spec.params}
+    params = (*spec.params, DIR)
+    options = {flag: p for p in params if p.kind in ("option", "options", "flag") for flag in p.flags}
+    values: dict[str, Any] = {p.name: p.default for p in params}
     positionals: list[str] = []
     i = 0
     only_positional = False
@@ -56,12 +71,15 @@ def parse(spec: CommandSpec, args: list[str]) -> dict[str, Any] | None:
                 return None
         if param.choices and value not in param.choices:
             return None
-        values[param.name] = value
+        if param.kind == "options":
+            values[param.name] = [*(values[param.name] or []), value]
+        else:
+            values[param.name] = value
     for p in spec.params:
         if p.kind == "arguments":
             if not positionals and p.required:
                 return None
-            values[p.name] = tuple(positionals)
+            values[p.name] = tuple(positionals) if positionals or p.required else p.default
             positionals = []
         elif p.kind == "argument":
             if positionals:
@@ -76,16 +94,11 @@ def parse(spec: CommandSpec, args: list[str]) -> dict[str, Any] | None:
 def run(command: str, args: list[str], dir_option: str | None) -> int | None:
     if "-h" in args or "--help" in args:
         return None
-    values = parse(SPECS[command], args)
+    module = load(command)
+    values = parse(module.SPEC, args)
     if values is None:
         return None
-    if command == "search":
-        from memcli.cli.commands.search import run_search
-
-        return run_search(dir_option, **values)
-    from memcli.cli.commands.inject import run_inject
-
-    return run_inject(dir_option, **values)
+    return module.run(values.pop("dir") or dir_option, **values)
 
 
 def typer_command(spec: CommandSpec, impl):
@@ -97,7 +110,7 @@ def typer_command(spec: CommandSpec, impl):
 
     parameters = []
     annotations: dict[str, Any] = {}
-    for p in spec.params:
+    for p in (*spec.params, DIR):
         extra: dict[str, Any] = {"help": p.help}
         if p.metavar:
             extra["metavar"] = p.metavar
@@ -106,16 +119,19 @@ def typer_command(spec: CommandSpec, impl):
         if p.max is not None:
             extra["max"] = p.max
         if p.choices:
-            extra["callback"] = _choice_check(p.choices, p.flags[0])
+            extra["callback"] = _choice_check(p.choices, p.flags[0] if p.flags else (p.metavar or p.name))
         if p.kind == "arguments":
-            default = typer.Argument(..., **extra)
-            annotation: Any = List[str]
+            default = typer.Argument(... if p.required else None, show_default=False, **extra)
+            annotation: Any = List[str] if p.required else Optional[List[str]]
         elif p.kind == "argument":
             default = typer.Argument(... if p.required else None, show_default=False, **extra)
             annotation = str if p.required else Optional[str]
         elif p.kind == "flag":
             default = typer.Option(False, *p.flags, **extra)
             annotation = bool
+        elif p.kind == "options":
+            default = typer.Option(None, *p.flags, show_default=False, **extra)
+            annotation = Optional[List[p.type]]
         else:
             default = typer.Option(p.default, *p.flags, show_default=p.default is not None, **extra)
             annotation = p.type if p.default is not None else Optional[p.type]
@@ -126,9 +142,11 @@ def typer_command(spec: CommandSpec, impl):
         from memcli.cli import common
 
         for p in spec.params:
-            if p.kind == "arguments":
+            if p.kind == "arguments" and kwargs[p.name] is not None:
                 kwargs[p.name] = tuple(kwargs[p.name])
-        code = impl(common.STATE["dir"], **kwargs)
+            elif p.kind == "options" and kwargs[p.name] is not None:
+                kwargs[p.name] = list(kwargs[p.name]) or None
+        code = impl(kwargs.pop("dir") or common.STATE["dir"], **kwargs)
         if code:
             raise typer.Exit(code)
 

@@ -1,16 +1,32 @@
-"""One definition of the arguments of ``search`` and ``inject``.
+"""One way to declare a command's arguments and options.
 
-Both the fast path (``memcli.cli.fast``, no Typer import) and the Typer CLI are built
-from these specs, so they cannot drift; ``tests/test_fast_path.py`` proves they parse
-the same way.
+Every command module (``memcli.cli.commands.*``) declares its ``SPEC`` with these classes and
+the shared options below (``--json``, ``--quiet``, ``--tag``, ``--allow-secret``, ``--limit``,
+``--dry-run`` are each defined once, here).  ``memcli.cli.fast`` parses a command line from a
+spec without importing Typer — every command runs that way — and builds the Typer command from
+the same spec for ``--help``, shell completion, the man page and usage errors.
+``tests/test_fast_path.py`` proves both parse every command alike.
+
+This module imports nothing: it is loaded on every run.
 """
 
 from __future__ import annotations
 
+import re
+
+OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(=.*)?", re.S)
+# The commands, in the order of `memcli --help`, and the modules that hold them.
+COMMANDS = (
+    "init", "add", "edit", "rm", "done", "list", "show", "search", "inject", "checkpoint", "recover", "compact",
+    "migrate", "resolve", "status", "setup", "mcp",
+)
+MODULES = {"list": "listing"}  # where a command's module is not named after it
+TEXT_COMMANDS = {"add", "edit", "search", "inject"}  # their last arguments are free text
+
 
 class Param:
-    """One argument or option.  ``kind``: "argument", "arguments" (one or more, joined by
-    spaces), "option" or "flag"."""
+    """One argument or option.  ``kind``: "argument", "arguments" (one or more, or none if not
+    required), "option", "options" (repeatable: a list) or "flag"."""
 
     def __init__(self, name: str, kind: str, flags: tuple[str, ...] = (), type: type = str, default=None,
                  help: str = "", metavar: str | None = None, min: int | None = None,
@@ -25,51 +41,47 @@ class CommandSpec:
         self.name, self.help, self.epilog, self.params = name, help, epilog, params
 
 
-SEARCH = CommandSpec(
-    name="search",
-    help="Search every entry (BM25, typo-tolerant, prefix-matching) and print the best matches.\n\n"
-    "Any text is a valid query: quotes, colons, brackets and operators are taken as words.",
-    epilog="""Examples:
+def module_name(command: str) -> str:
+    return f"memcli.cli.commands.{MODULES.get(command, command)}"
 
-  memcli search "streaming sse"
 
-  memcli search websocket --agent dev --category decisions --limit 3
+# -- shared options: each defined once ---------------------------------------------------------
 
-  memcli search "login redirect" --json | jq '.[0].body'
-""",
-    params=(
-        Param("query", "arguments", help="Words to search for.", metavar="QUERY...", required=True),
-        Param("agent", "option", ("--agent", "-a"), help="Only this agent's entries.", metavar="AGENT"),
-        Param("category", "option", ("--category", "-c"), help="Only this category.", metavar="CATEGORY"),
-        Param("limit", "option", ("--limit", "-n"), int, None, "At most N results [default: 10].", "N", min=1,
-              max=1_000_000),
-        Param("as_json", "flag", ("--json",), bool, False, "Print a JSON array of results."),
-    ),
-)
 
-INJECT = CommandSpec(
-    name="inject",
-    help="Print the memory block for an agent and a command, within a token budget.\n\n"
-    "Prints only the block on stdout, and exits 0 even when there is no memory, so that a "
-    "wrapper never breaks. The block never exceeds --budget tokens (ceil(characters / 4)).",
-    epilog="""Examples:
+def json_flag(what: str = "Print the result as JSON.") -> Param:
+    return Param("as_json", "flag", ("--json",), bool, False, what)
 
-  cursor-agent -p "$(memcli inject dev "$task")$task"
 
-  memcli inject dev "fix the login redirect" --budget 800 --explain
+def quiet_flag(what: str = "Print nothing on success.") -> Param:
+    return Param("quiet", "flag", ("--quiet", "-q"), bool, False, what)
 
-  echo "add SSE streaming" | memcli inject dev - --format json
-""",
-    params=(
-        Param("agent", "argument", help="Agent id.", metavar="AGENT", required=True),
-        Param("command", "argument", help="What the agent is asked to do ('-' reads stdin).", metavar="[COMMAND]"),
-        Param("budget", "option", ("--budget", "-b"), int, None, "Token budget [default: 2000].", "TOKENS", min=1,
-              max=10_000_000),
-        Param("fmt", "option", ("--format", "-f"), str, "text", "Output format.", "text|json", choices=("text", "json")),
-        Param("explain", "flag", ("--explain",), bool, False, "Tell on stderr what was chosen and what was cut."),
-        Param("instructions", "flag", ("--instructions",), bool, False,
-              "Append the memory-writing instructions block."),
-    ),
-)
 
-SPECS = {spec.name: spec for spec in (SEARCH, INJECT)}
+def tag_option(what: str = "A tag (repeatable); #hashtags in the text count too.") -> Param:
+    return Param("tag", "options", ("--tag", "-t"), str, None, what, "TAG")
+
+
+ALLOW_SECRET = Param("allow_secret", "flag", ("--allow-secret",), bool, False,
+                     "Store text even if it looks like a secret.")
+DRY_RUN = Param("dry_run", "flag", ("--dry-run",), bool, False, "Say what would change; change nothing.")
+
+
+def limit_option(default_note: str = "") -> Param:
+    return Param("limit", "option", ("--limit", "-n"), int, None, f"At most N results{default_note}.", "N",
+                 min=1, max=1_000_000)
+
+
+def agent_argument(what: str = "Agent id, e.g. dev.", required: bool = True) -> Param:
+    return Param("agent", "argument", help=what, metavar="AGENT" if required else "[AGENT]", required=required)
+
+
+def agent_option(what: str = "Only this agent's entries.") -> Param:
+    return Param("agent", "option", ("--agent", "-a"), help=what, metavar="AGENT")
+
+
+def category_option(what: str = "Only this category.") -> Param:
+    return Param("category", "option", ("--category", "-c"), help=what, metavar="CATEGORY")
+
+
+# Accepted after the command too (`memcli list --dir ../other`); `memcli --dir PATH CMD` as ever.
+DIR = Param("dir", "option", ("--dir",), help="Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards).",
+            metavar="PATH")

@@ -1,34 +1,49 @@
+"""`memcli add`."""
+
 from __future__ import annotations
 
-from typing import Annotated, List, Optional
+from memcli.cli.spec import ALLOW_SECRET, CommandSpec, Param, agent_argument, tag_option
 
-import typer
-
-from memcli.cli import common
-
-NAME = "add"
-EPILOG = """Examples:
+SPEC = CommandSpec(
+    name="add",
+    help="Add an entry to an agent's category and print its id.",
+    epilog="""Examples:
 
   memcli add dev decisions "Adopt SSE instead of WebSockets #sse #architecture"
 
   memcli add dev tasks "- [ ] write the login test"
 
   git log -1 --format=%B | memcli add dev lessons - --tag release
-"""
+""",
+    params=(
+        agent_argument(),
+        Param("category", "argument", help="decisions, lessons, tasks, projects or handoffs.", metavar="CATEGORY",
+              required=True),
+        Param("text", "argument", help="The text; '-' reads stdin; omitted: $EDITOR.", metavar="[TEXT]"),
+        tag_option(),
+        ALLOW_SECRET,
+    ),
+)
+
+TEMPLATE = {
+    "decisions": "What was decided, and why (one decision; #tags for topics).",
+    "lessons": "What was learned, and how to avoid the trap next time (#tags for topics).",
+    "tasks": "- [ ] what is left to do",
+    "projects": "What this part of the project is, where it lives, who owns it.",
+    "handoffs": "Where you stopped, and what the next session must do first.",
+}
 
 
-def command(
-    agent: Annotated[str, typer.Argument(help="Agent id, e.g. dev.")],
-    category: Annotated[str, typer.Argument(help="decisions, lessons, tasks, projects or handoffs.")],
-    text: Annotated[Optional[str], typer.Argument(help="The text; '-' reads stdin; omitted: $EDITOR.")] = None,
-    tag: Annotated[Optional[List[str]], typer.Option("--tag", "-t", help="A tag (repeatable); #hashtags in the text count too.")] = None,
-    allow_secret: Annotated[bool, typer.Option("--allow-secret", help="Store text even if it looks like a secret.")] = False,
-) -> None:
-    """Add an entry to an agent's category and print its id."""
+def run(dir_option: str | None, agent: str, category: str, text: str | None = None, tag: list[str] | None = None,
+        allow_secret: bool = False) -> int:
     from memcli import api
+    from memcli.cli import common
+    from memcli.output import echo
 
-    store = common.open_store()
+    store = common.open_store(dir_option)
     store.check(agent, category)
     api.clean_tags(tag)
-    entry = api.add(store, agent, category, common.read_text_argument(text), tag, allow_secret)
-    typer.echo(str(entry.id))
+    body = common.read_text_argument(text, template=TEMPLATE.get(category, ""), what=f"a new {agent}/{category} entry")
+    entry = api.add(store, agent, category, body, tag, allow_secret)
+    echo(str(entry.id))
+    return 0

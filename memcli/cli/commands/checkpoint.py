@@ -1,17 +1,17 @@
+"""`memcli checkpoint`."""
+
 from __future__ import annotations
 
-import sys
-from typing import Annotated, Optional
+from memcli.cli.spec import CommandSpec, Param, agent_argument, json_flag, quiet_flag
 
-import typer
+SPEC = CommandSpec(
+    name="checkpoint",
+    help="""Save a conversation: the checkpoint, new messages into the agent's conversation, and on --close the handoff.
 
-from memcli import output
-from memcli.cli import common
-from memcli.errors import MemcliError
-
-NAME = "checkpoint"
-EPILOG = """Accepts a JSON array of {role, text} messages, JSONL of them, an AITEAM-X
-conversation or checkpoint file, a cursor-agent transcript or a Claude Code session transcript (JSONL).
+Secrets in messages are redacted before anything is stored.""",
+    epilog="""Accepts a JSON array of {role, text} messages, JSONL of them, an AITEAM-X
+conversation or checkpoint file, a cursor-agent transcript, a Claude Code session transcript
+or a Codex session file (JSONL).
 
 Examples:
 
@@ -20,27 +20,33 @@ Examples:
   cursor-agent ... --output-format stream-json | memcli checkpoint dev -
 
   memcli checkpoint dev transcript.jsonl --close
-"""
+""",
+    params=(
+        agent_argument("Agent id."),
+        Param("file", "argument", help="The conversation; '-' or omitted reads stdin.", metavar="[FILE|-]"),
+        Param("chat_id", "option", ("--chat-id",), help="The session's chat id.", metavar="ID"),
+        Param("model_id", "option", ("--model-id",), help="The model's id.", metavar="ID"),
+        Param("close", "flag", ("--close",), bool, False,
+              "End of session: also write the handoff and extracted decisions/lessons."),
+        Param("allow_secret", "flag", ("--allow-secret",), bool, False,
+              "Store messages as they are: do not redact secrets."),
+        json_flag("Print what was saved as JSON."),
+        quiet_flag(),
+    ),
+)
 
 
-def command(
-    agent: Annotated[str, typer.Argument(help="Agent id.")],
-    file: Annotated[Optional[str], typer.Argument(metavar="[FILE|-]", help="The conversation; '-' or omitted reads stdin.")] = None,
-    chat_id: Annotated[Optional[str], typer.Option("--chat-id", help="The session's chat id.")] = None,
-    model_id: Annotated[Optional[str], typer.Option("--model-id", help="The model's id.")] = None,
-    close: Annotated[bool, typer.Option("--close", help="End of session: also write the handoff and extracted decisions/lessons.")] = False,
-    allow_secret: Annotated[bool, typer.Option("--allow-secret", help="Store messages as they are: do not redact secrets.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print what was saved as JSON.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
-) -> None:
-    """Save a conversation: the checkpoint, new messages into the agent's conversation, and on --close the handoff.
+def run(dir_option: str | None, agent: str, file: str | None = None, chat_id: str | None = None,
+        model_id: str | None = None, close: bool = False, allow_secret: bool = False, as_json: bool = False,
+        quiet: bool = False) -> int:
+    import sys
 
-    Secrets in messages are redacted before anything is stored.
-    """
-    from memcli import checkpoint, conversations
+    from memcli import checkpoint, conversations, output
+    from memcli.cli import common
+    from memcli.errors import MemcliError
     from memcli.fsutil import decode_text
 
-    store = common.open_store()
+    store = common.open_store(dir_option)
     store.check(agent)
     if file in (None, "-"):
         if file is None and sys.stdin.isatty():
@@ -55,22 +61,25 @@ def command(
     messages, meta = conversations.parse_conversation(text, where)
     if not messages:
         output.warn(f"{where}: the conversation has no messages; nothing saved (the checkpoint is kept as it was)")
-        return
+        return 0
     result = checkpoint.save(
         store, agent, messages, chat_id or meta.get("chatId"), model_id or meta.get("modelId"), close, output.warn,
         redact=not allow_secret,
     )
     if as_json:
         output.print_json(result.to_json())
-        return
+        return 0
     if quiet:
-        return
-    line = f"checkpoint saved for {agent}: {result.messages} messages, {result.new_messages} new in the conversation"
+        return 0
+    plural = output.plural
+    line = (f"checkpoint saved for {agent}: {plural(result.messages, 'message')},"
+            f" {result.new_messages} new in the conversation")
     if result.redacted:
-        line += f"; redacted {result.redacted} secret{'s' if result.redacted > 1 else ''}"
+        line += f"; redacted {plural(result.redacted, 'secret')}"
     if close:
         line += (
-            f"; handoff {'written' if result.handoff_id else 'unchanged'}"
-            f", {len(result.decisions)} decisions and {len(result.lessons)} lessons extracted"
+            f"; handoff {'written' if result.handoff_id else 'unchanged'}, {plural(len(result.decisions), 'decision')}"
+            f" and {plural(len(result.lessons), 'lesson')} extracted"
         )
-    typer.echo(line, err=True)
+    output.echo(line, err=True)
+    return 0

@@ -1,46 +1,57 @@
+"""`memcli edit`."""
+
 from __future__ import annotations
 
-from typing import Annotated, List, Optional
+from memcli.cli.spec import ALLOW_SECRET, CommandSpec, Param, tag_option
 
-import typer
+SPEC = CommandSpec(
+    name="edit",
+    help="""Change an entry's text or tags by id, or the shared _project.md.
 
-from memcli.cli import common
-from memcli import api
-from memcli.errors import MemcliError
-from memcli.paths import PROJECT_NAME
-
-NAME = "edit"
-EPILOG = """Examples:
+New text brings its own tags: its #hashtags and --tag. --tag alone replaces the tags and
+keeps the text. The agent may be left out when no other agent has an entry with that id.""",
+    epilog="""Examples:
 
   memcli edit dev 1773679871839 "Adopt SSE; WebSockets only for the admin panel"
+
+  memcli edit 1773679871839 --tag architecture
 
   memcli edit dev 1773679871839          (opens $EDITOR on the entry)
 
   memcli edit _project                   (opens $EDITOR on .memory/_project.md)
 
   memcli edit _project - < PROJECT.md
-"""
+""",
+    params=(
+        Param("agent", "argument", help="Agent id (may be left out), or _project for .memory/_project.md.",
+              metavar="[AGENT]", required=True),
+        Param("entry_id", "argument", help="The entry's id (see `memcli list`).", metavar="ID"),
+        Param("text", "argument", help="New text; '-' reads stdin; omitted: $EDITOR.", metavar="[TEXT]"),
+        tag_option("Tags (repeatable): with new text, added to its #hashtags; alone, they replace the tags."),
+        ALLOW_SECRET,
+    ),
+)
 
 
-def command(
-    agent: Annotated[str, typer.Argument(help="Agent id, or _project for .memory/_project.md.")],
-    entry_id: Annotated[Optional[str], typer.Argument(metavar="ID", help="The entry's id (see `memcli list`).")] = None,
-    text: Annotated[Optional[str], typer.Argument(help="New text; '-' reads stdin; omitted: $EDITOR.")] = None,
-    tag: Annotated[Optional[List[str]], typer.Option("--tag", "-t", help="Replace the tags with these (repeatable).")] = None,
-    allow_secret: Annotated[bool, typer.Option("--allow-secret", help="Store text even if it looks like a secret.")] = False,
-) -> None:
-    """Change an entry's text or tags by id, or the shared _project.md."""
-    store = common.open_store()
+def run(dir_option: str | None, agent: str, entry_id: str | None = None, text: str | None = None,
+        tag: list[str] | None = None, allow_secret: bool = False) -> int:
+    from memcli import api
+    from memcli.cli import common
+    from memcli.errors import MemcliError
+    from memcli.output import echo
+    from memcli.paths import PROJECT_NAME
+
+    store = common.open_store(dir_option)
     if agent == PROJECT_NAME:
+        if tag:
+            raise MemcliError("_project.md has no tags; nothing changed")
         new = entry_id if text is None else text
         body = common.read_text_argument(new, initial=store.read_project())
         api.check_secrets(body, allow_secret)
         store.write_project(body if body.endswith("\n") or not body else body + "\n")
-        typer.echo(f"updated {store.layout.project_file}", err=True)
-        return
-    if entry_id is None:
-        raise MemcliError("missing ID: `memcli edit AGENT ID [TEXT]` (see `memcli list AGENT` for ids)")
-    located = store.find(agent, api.parse_id(entry_id))
+        echo(f"updated {store.layout.project_file}", err=True)
+        return 0
+    located, text = api.locate(store, agent, entry_id, text, usage="memcli edit [AGENT] ID [TEXT]")
     tags = api.clean_tags(tag) if tag else None
     body: str | None
     if text is None and tags is not None:
@@ -48,5 +59,6 @@ def command(
     else:
         body = api.require_text(common.read_text_argument(text, initial=located.entry.body))
         api.check_secrets(body, allow_secret)
-    updated = store.update(agent, located.entry.id, body, tags)
-    typer.echo(f"updated {agent}/{updated.category} {updated.entry.id}", err=True)
+    updated = store.update(located.agent, located.entry.id, body, tags)
+    echo(f"updated {located.agent}/{updated.category} {updated.entry.id}", err=True)
+    return 0

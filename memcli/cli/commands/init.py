@@ -1,35 +1,39 @@
+"""`memcli init`."""
+
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated
+from memcli.cli.spec import CommandSpec, Param, quiet_flag
 
-import typer
+SPEC = CommandSpec(
+    name="init",
+    help="""Create .memory/, _project.md, the .gitattributes/.gitignore lines, the merge driver and the git hooks.
 
-from memcli.cli import common
-from memcli.paths import MEMORY_DIR, Layout
+Safe to run again: it never overwrites what is there. Vault files merge entry by
+entry with memcli's merge driver (registered in .git/config). The post-checkout,
+post-merge and post-rewrite hooks keep the index fresh and change no tracked file;
+the pre-commit hook compacts memory that is being committed, when due, and stages
+it. A hook of your own is kept and still runs first. Honours core.hooksPath. Works
+outside git too (no hooks, no driver).""",
+    epilog="Example: memcli init    (in the root of your repository)",
+    params=(
+        Param("no_hooks", "flag", ("--no-hooks",), bool, False, "Do not install the git hooks."),
+        Param("remove_hooks", "flag", ("--remove-hooks",), bool, False,
+              "Remove memcli's git hooks (yours are put back) and exit."),
+        quiet_flag(),
+    ),
+)
 
-NAME = "init"
-EPILOG = "Example: memcli init    (in the root of your repository)"
 
+def run(dir_option: str | None, no_hooks: bool = False, remove_hooks: bool = False, quiet: bool = False) -> int:
+    from pathlib import Path
 
-def command(
-    no_hooks: Annotated[bool, typer.Option("--no-hooks", help="Do not install the git hooks.")] = False,
-    remove_hooks: Annotated[bool, typer.Option("--remove-hooks", help="Remove memcli's git hooks (yours are put back) and exit.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
-) -> None:
-    """Create .memory/, _project.md, the .gitattributes/.gitignore lines, the merge driver and the git hooks.
-
-    Safe to run again: it never overwrites what is there. Vault files merge entry by
-    entry with memcli's merge driver (registered in .git/config). The post-checkout,
-    post-merge and post-rewrite hooks keep the index fresh and change no tracked file;
-    the pre-commit hook compacts memory that is being committed, when due, and stages
-    it. A hook of your own is kept and still runs first. Honours core.hooksPath. Works
-    outside git too (no hooks, no driver).
-    """
     from memcli import initialize
+    from memcli.cli import common
+    from memcli.output import echo
+    from memcli.paths import MEMORY_DIR, Layout
 
-    layout = common.layout(must_exist=False)
-    if not common.STATE["dir"] and not layout.exists():
+    layout = common.layout(dir_option, must_exist=False)
+    if not (dir_option or common.env_dir()) and not layout.exists():
         top = initialize.git_toplevel(Path.cwd())
         if top and not (Path.cwd() / MEMORY_DIR).is_dir():
             layout = Layout(top)
@@ -37,10 +41,11 @@ def command(
         from memcli import hooks
 
         for message in hooks.remove(layout.root) or ["no memcli hooks installed"]:
-            typer.echo(message)
-        return
+            echo(message)
+        return 0
     plan = initialize.plan_init(layout, hooks=not no_hooks)
     initialize.apply_init(plan)
     if not quiet:
         for message in plan.messages or [f"{layout.memory} is already set up; nothing to do"]:
-            typer.echo(message)
+            echo(message)
+    return 0

@@ -5,6 +5,34 @@ from __future__ import annotations
 import os
 import sys
 
+from memcli.cli.spec import CommandSpec, Param
+
+SPEC = CommandSpec(
+    name="inject",
+    help="Print the memory block for an agent and a command, within a token budget.\n\n"
+    "Prints only the block on stdout, and exits 0 even when there is no memory, so that a "
+    "wrapper never breaks. The block never exceeds --budget tokens (ceil(characters / 4)).",
+    epilog="""Examples:
+
+  cursor-agent -p "$(memcli inject dev "$task")$task"
+
+  memcli inject dev "fix the login redirect" --budget 800 --explain
+
+  echo "add SSE streaming" | memcli inject dev - --format json
+""",
+    params=(
+        Param("agent", "argument", help="Agent id.", metavar="AGENT", required=True),
+        Param("command", "argument", help="What the agent is asked to do ('-' reads stdin).", metavar="[COMMAND]"),
+        Param("budget", "option", ("--budget", "-b"), int, None, "Token budget [default: 2000].", "TOKENS", min=1,
+              max=10_000_000),
+        Param("fmt", "option", ("--format", "-f"), str, "text", "Output format.", "text|json", choices=("text", "json")),
+        Param("explain", "flag", ("--explain",), bool, False, "Tell on stderr what was chosen and what was cut."),
+        Param("instructions", "flag", ("--instructions",), bool, False,
+              "Append the memory-writing instructions block."),
+    ),
+)
+
+
 
 def run_inject(
     dir_option: str | None,
@@ -64,3 +92,6 @@ def _explain(sel, budget: int, block: str) -> None:
                f" snapshot messages: {len(sel.snapshot)}, {costs['snapshot']} tokens")
     out.append("  cut: " + ("; ".join(sel.cut) if sel.cut else "nothing"))
     sys.stderr.write("\n".join(out) + "\n")
+
+
+run = run_inject

@@ -1,42 +1,53 @@
+"""`memcli list`."""
+
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from memcli.cli.spec import CommandSpec, Param, agent_argument, category_option, json_flag, limit_option
 
-import typer
-
-from memcli import output
-from memcli.cli import common
-
-NAME = "list"
-EPILOG = """Examples:
+SPEC = CommandSpec(
+    name="list",
+    help="List entries, newest first: id, agent/category, date, first line and tags.",
+    epilog="""Examples:
 
   memcli list                      (every agent)
 
   memcli list dev --category tasks
 
   memcli list dev --tag sse --json
-"""
+""",
+    params=(
+        agent_argument("Only this agent.", required=False),
+        category_option(),
+        Param("tag", "option", ("--tag", "-t"), help="Only entries with this tag.", metavar="TAG"),
+        limit_option(" (newest first)"),
+        json_flag("Print a JSON array of entries."),
+    ),
+)
 
 
-def command(
-    agent: Annotated[Optional[str], typer.Argument(help="Only this agent.")] = None,
-    category: Annotated[Optional[str], typer.Option("--category", "-c", help="Only this category.")] = None,
-    tag: Annotated[Optional[str], typer.Option("--tag", "-t", help="Only entries with this tag.")] = None,
-    limit: Annotated[Optional[int], typer.Option("--limit", "-n", min=1, max=1_000_000, help="At most this many entries.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array of entries.")] = False,
-) -> None:
-    """List entries, newest first: id, agent/category, date, tags and first line."""
-    from memcli import api
+def run(dir_option: str | None, agent: str | None = None, category: str | None = None, tag: str | None = None,
+        limit: int | None = None, as_json: bool = False) -> int:
+    import sys
 
-    rows = api.entries(common.open_store(), agent, category, tag, limit)
+    from memcli import api, output
+    from memcli.cli import common
+
+    rows = api.entries(common.open_store(dir_option), agent, category, tag, limit)
     if as_json:
         output.print_json([api.entry_json(r.agent, r.category, r.entry) for r in rows])
-        return
+        return 0
+    if not rows:
+        sys.stderr.write("no entries\n")
+        return 0
+    width = max(len(f"{r.agent}/{r.category}") for r in rows)
+    id_width = max(len(str(r.entry.id)) for r in rows)
+    lines = []
     for r in rows:
         e = r.entry
-        first = next((line.strip() for line in e.body.splitlines() if line.strip()), "")
         tags = " ".join("#" + t for t in e.tags)
-        typer.echo(
-            f"{output.bold(str(e.id))}  {r.agent}/{r.category}  {output.dim(e.header_date)}  {first[:80]}"
-            + (f"  {output.dim(tags)}" if tags else "")
-        )
+        first = output.shorten(api.first_line(e.body, e.tags), 72)
+        where = f"{r.agent}/{r.category}".ljust(width)
+        line = f"{output.bold(str(e.id).rjust(id_width))}  {where}  {output.dim(e.header_date.ljust(16))}  {first}"
+        lines.append(line + (f"  {output.dim(tags)}" if tags else ""))
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0

@@ -1,52 +1,66 @@
+"""`memcli migrate`."""
+
 from __future__ import annotations
 
-from typing import Annotated, List, Optional
+from memcli.cli.spec import DRY_RUN, CommandSpec, Param, json_flag
 
-import typer
+SPEC = CommandSpec(
+    name="migrate",
+    help="""Convert legacy flat <agent>.md files and JSON conversations into the vault layout.
 
-from memcli import output
-from memcli.cli import common
-
-NAME = "migrate"
-EPILOG = """Examples:
+Keeps the old files as .bak (the next `memcli compact` removes them). Also imports the
+decisions, gotchas and next steps of .agent-memory/history/events.jsonl, and typed facts
+from --from files, each item once. Idempotent.""",
+    epilog="""Examples:
 
   memcli migrate --dry-run
 
   memcli migrate && git add .memory && git commit -m "memory: migrate to the vault layout"
 
   memcli migrate --from .project-memory/facts.jsonl --agent dev
-"""
+""",
+    params=(
+        DRY_RUN,
+        Param("sources", "options", ("--from",), str, None, "Also import this events.jsonl or facts.jsonl (repeatable).",
+              "FILE"),
+        Param("agent", "option", ("--agent", "-a"), str, "imported", "The agent that imported memories go to.", "AGENT"),
+        json_flag("Print the report as JSON."),
+    ),
+)
 
 
-def command(
-    dry_run: Annotated[bool, typer.Option("--dry-run", "-n", help="Say what would move; change nothing.")] = False,
-    sources: Annotated[Optional[List[str]], typer.Option("--from", metavar="FILE", help="Also import this events.jsonl or facts.jsonl (repeatable).")] = None,
-    agent: Annotated[str, typer.Option("--agent", "-a", help="The agent that imported memories go to.")] = "imported",
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-) -> None:
-    """Convert legacy flat <agent>.md files and JSON conversations into the vault layout.
-
-    Keeps the old files as .bak (the next `memcli compact` removes them). Also imports the
-    decisions, gotchas and next steps of .agent-memory/history/events.jsonl, and typed facts
-    from --from files, each item once. Idempotent.
-    """
+def run(dir_option: str | None, dry_run: bool = False, sources: list[str] | None = None, agent: str = "imported",
+        as_json: bool = False) -> int:
     from pathlib import Path
 
+    from memcli import output
+    from memcli.cli import common
     from memcli.migrate import migrate
 
-    store = common.open_store()
+    store = common.open_store(dir_option)
     report = migrate(store, dry_run=dry_run, sources=[Path(s) for s in sources or []], agent=agent)
+    if report.backups:  # the old files stay beside the new ones, out of git
+        from memcli.errors import MemcliError
+        from memcli.initialize import ignore_backups
+
+        try:
+            ignore_backups(store.layout)
+        except MemcliError as exc:
+            output.warn(f"{exc.message}: add .memory/**/*.bak to .gitignore by hand")
     if as_json:
         output.print_json(report.to_json())
-        return
+        return 0
     verb = "would add" if dry_run else "added"
     for key, count in report.entries.items():
-        typer.echo(f"{verb} {count} entr{'y' if count == 1 else 'ies'} to {key}")
-    for agent, count in report.conversations.items():
-        typer.echo(f"{verb} {count} messages to conversations/{agent}.jsonl")
+        output.echo(f"{verb} {output.plural(count, 'entry', 'entries')} to {key}")
+    for name, count in report.conversations.items():
+        output.echo(f"{verb} {output.plural(count, 'message')} to conversations/{name}.jsonl")
     for note in report.skipped:
-        typer.echo(f"skipped {note}", err=True)
+        output.echo(f"skipped {note}", err=True)
     if not report.files:
-        typer.echo("nothing to migrate")
+        output.echo("nothing to migrate")
     elif not dry_run:
-        typer.echo(f"migrated {len(report.files)} file{'s' if len(report.files) != 1 else ''} (kept as .bak)")
+        kept = report.backups
+        note = f" (kept as .bak: {output.plural(len(kept), 'file')})" if kept else ""
+        output.echo(f"migrated {output.plural(len(report.files), 'file')}{note}")
+    return 0

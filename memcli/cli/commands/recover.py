@@ -1,43 +1,47 @@
+"""`memcli recover`."""
+
 from __future__ import annotations
 
-from typing import Annotated
-
-import typer
-
-from memcli import output
-from memcli.cli import common
+from memcli.cli.spec import CommandSpec, agent_argument, json_flag
 from memcli.errors import EXIT_NO_CHECKPOINT
 
-NAME = "recover"
-EPILOG = f"""Exit status: 0 with a valid checkpoint; {EXIT_NO_CHECKPOINT} when there is none (never saved,
-older than the validity period, or corrupt); 1 on other errors.
+SPEC = CommandSpec(
+    name="recover",
+    help="Print the agent's checkpoint if it is still valid (7 days by default).",
+    epilog=f"""Exit status: 0 with a valid checkpoint; {EXIT_NO_CHECKPOINT} when there is none (never saved,
+older than the validity period, or corrupt); 1 on other errors. With --json, `null` when there
+is none.
 
 Examples:
 
   memcli recover dev
 
   memcli recover dev --json > last-session.json || echo "fresh start"
-"""
+""",
+    params=(agent_argument("Agent id."), json_flag("Print the checkpoint as JSON (null when there is none).")),
+)
 
 
-def command(
-    agent: Annotated[str, typer.Argument(help="Agent id.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the checkpoint as JSON.")] = False,
-) -> None:
-    """Print the agent's checkpoint if it is still valid (7 days by default)."""
+def run(dir_option: str | None, agent: str, as_json: bool = False) -> int:
+    from memcli import output
+    from memcli.cli import common
     from memcli.sessions import checkpoint_age_ms, recover
 
-    store = common.open_store()
+    store = common.open_store(dir_option)
     store.check(agent)
     data = recover(store.layout, agent, store.config.checkpoint_max_age_days)
     if data is None:
-        typer.echo(f"no valid checkpoint for {agent}", err=True)
-        raise typer.Exit(EXIT_NO_CHECKPOINT)
+        if as_json:
+            output.print_json(None)
+        output.echo(f"no valid checkpoint for {agent}", err=True)
+        return EXIT_NO_CHECKPOINT
     age_h = checkpoint_age_ms(data) / 3_600_000
     if as_json:
         output.print_json({**data, "ageHours": round(age_h, 2)})
-        return
+        return 0
     extra = "".join(f", {k} {data[k]}" for k in ("chatId", "modelId") if data.get(k))
-    typer.echo(output.bold(f"checkpoint of {agent}: {len(data['messages'])} messages, saved {age_h:.1f} h ago{extra}"))
+    count = output.plural(len(data["messages"]), "message")
+    output.echo(output.bold(f"checkpoint of {agent}: {count}, saved {age_h:.1f} h ago{extra}"))
     for m in data["messages"]:
-        typer.echo(f"[{m.get('role', '?')}]: {m['text']}")
+        output.echo(f"[{m.get('role', '?')}]: {m['text']}")
+    return 0

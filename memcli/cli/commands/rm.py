@@ -1,40 +1,53 @@
+"""`memcli rm`."""
+
 from __future__ import annotations
 
-from typing import Annotated, List
+from memcli.cli.spec import CommandSpec, Param
 
-import typer
+SPEC = CommandSpec(
+    name="rm",
+    help="""Remove entries by id: all of them, or none if one is unknown.
 
-from memcli import output
-from memcli import api
-from memcli.cli import common
+The agent may be left out when no other agent has entries with those ids. Where two
+entries share an id (a copy, an old merge), one is removed and the other stays; memcli
+says which. memcli's merge driver keeps a removal removed through git merges, rebases
+and pulls.""",
+    epilog="""Examples:
 
-NAME = "rm"
-EPILOG = "Example: memcli rm dev 1773679871839 1773679871840 --yes"
+  memcli rm dev 1773679871839 1773679871840 --yes
+
+  memcli rm 1773679871839
+""",
+    params=(
+        Param("agent", "argument", help="Agent id (may be left out).", metavar="[AGENT]", required=True),
+        Param("ids", "arguments", help="Ids of the entries to remove.", metavar="ID..."),
+        Param("yes", "flag", ("--yes", "-y"), bool, False, "Do not ask for confirmation on a terminal."),
+    ),
+)
 
 
-def command(
-    agent: Annotated[str, typer.Argument(help="Agent id.")],
-    ids: Annotated[List[str], typer.Argument(metavar="ID...", help="Ids of the entries to remove.")],
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation on a terminal.")] = False,
-) -> None:
-    """Remove entries by id: all of them, or none if one is unknown.
+def run(dir_option: str | None, agent: str, ids: tuple[str, ...] | None = None, yes: bool = False) -> int:
+    from memcli import api, output
+    from memcli.cli import common
+    from memcli.output import echo
 
-    Where two entries share an id (a copy, an old merge), one is removed and the
-    other stays; memcli says which. memcli's merge driver keeps a removal removed
-    through git merges, rebases and pulls.
-    """
-    store = common.open_store()
-    wanted = [api.parse_id(i) for i in ids]
-    targets = [store.find(agent, i) for i in wanted]  # fails before asking if one is unknown
+    store = common.open_store(dir_option)
+    groups = api.locate_many(store, agent, list(ids or ()))  # fails before asking if one is unknown
     if not yes and output.is_interactive():
-        for t in targets:
-            first = t.entry.body.strip().splitlines()[0] if t.entry.body.strip() else ""
-            typer.echo(f"  {t.entry.id}  {t.category}  {first[:70]}")
-        if not typer.confirm(f"Remove {len(targets)} entr{'y' if len(targets) == 1 else 'ies'}?"):
-            raise typer.Exit(1)
-    removed = store.remove(agent, wanted)
-    for t in removed:
-        twins = store.twins_left.get(t.entry.id, 0)
-        first = " ".join(t.entry.body.split())[:60]
-        note = f" (\"{first}\"; {twins} other entr{'y' if twins == 1 else 'ies'} with this id left)" if twins else ""
-        typer.echo(f"removed {agent}/{t.category} {t.entry.id}{note}", err=True)
+        count = sum(len(targets) for targets in groups.values())
+        for name, targets in groups.items():
+            for t in targets:
+                first = t.entry.body.strip().splitlines()[0] if t.entry.body.strip() else ""
+                echo(f"  {t.entry.id}  {name}/{t.category}  {first[:70]}")
+        if not output.confirm(f"Remove {count} {output.plural(count, 'entry', 'entries')}?"):
+            echo("nothing removed", err=True)
+            return 1
+    for name, targets in groups.items():
+        removed = store.remove(name, [t.entry.id for t in targets])
+        for t in removed:
+            twins = store.twins_left.get(t.entry.id, 0)
+            first = " ".join(t.entry.body.split())[:60]
+            others = "entry" if twins == 1 else "entries"
+            note = f" (\"{first}\"; {twins} other {others} with this id left)" if twins else ""
+            echo(f"removed {name}/{t.category} {t.entry.id}{note}", err=True)
+    return 0

@@ -4,6 +4,30 @@ from __future__ import annotations
 
 import sys
 
+from memcli.cli.spec import CommandSpec, Param, agent_option, category_option, json_flag, limit_option
+
+SPEC = CommandSpec(
+    name="search",
+    help="Search every entry (BM25, typo-tolerant, prefix-matching) and print the best matches.\n\n"
+    "Any text is a valid query: quotes, colons, brackets and operators are taken as words.",
+    epilog="""Examples:
+
+  memcli search "streaming sse"
+
+  memcli search websocket --agent dev --category decisions --limit 3
+
+  memcli search "login redirect" --json | jq '.[0].body'
+""",
+    params=(
+        Param("query", "arguments", help="Words to search for.", metavar="QUERY...", required=True),
+        agent_option(),
+        category_option(),
+        limit_option(" [default: 10]"),
+        json_flag("Print a JSON array of results."),
+    ),
+)
+
+
 
 def run_search(
     dir_option: str | None,
@@ -42,3 +66,6 @@ def run_search(
     elif not as_json:
         sys.stderr.write("no matches\n")
     return 0
+
+
+run = run_search

@@ -1,20 +1,35 @@
+"""`memcli setup`."""
+
 from __future__ import annotations
 
-from typing import Annotated
+from memcli.cli.spec import CommandSpec, Param, quiet_flag
 
-import typer
+SPEC = CommandSpec(
+    name="setup",
+    help="""Wire memcli into a coding agent's own hooks and instructions (project files, merged with yours).
 
-from memcli.cli import common
-
-NAME = "setup"
-EPILOG = """Examples:
+claude-code: .claude/settings.json hooks (SessionStart prints the memory block;
+PreCompact and SessionEnd save the session from its transcript). cursor:
+.cursor/hooks.json (sessionStart, preCompact, stop, sessionEnd) and the rule
+.cursor/rules/memcli.mdc. codex: a marked section in AGENTS.md, the MCP server in
+.codex/config.toml and .codex/hooks.json. Running it twice changes nothing.""",
+    epilog="""Examples:
 
   memcli setup claude-code
 
   memcli setup cursor --agent frontend
 
   memcli setup codex --remove
-"""
+""",
+    params=(
+        Param("client", "argument", help="The coding agent to wire memcli into.", metavar="claude-code|cursor|codex",
+              required=True, choices=("claude-code", "cursor", "codex")),
+        Param("agent", "option", ("--agent", "-a"), str, "dev", "The memcli agent id the sessions read and write.",
+              "AGENT"),
+        Param("remove", "flag", ("--remove",), bool, False, "Take out exactly what setup added; keep the rest."),
+        quiet_flag(),
+    ),
+)
 
 NEXT_STEPS = {
     "claude-code": "Claude Code now prints the memory block at the start of each session and saves the"
@@ -26,30 +41,20 @@ NEXT_STEPS = {
 }
 
 
-def command(
-    client: Annotated[str, typer.Argument(metavar="claude-code|cursor|codex", help="The coding agent to wire memcli into.")],
-    agent: Annotated[str, typer.Option("--agent", "-a", help="The memcli agent id the sessions read and write.")] = "dev",
-    remove: Annotated[bool, typer.Option("--remove", help="Take out exactly what setup added; keep the rest.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
-) -> None:
-    """Wire memcli into a coding agent's own hooks and instructions (project files, merged with yours).
-
-    claude-code: .claude/settings.json hooks (SessionStart prints the memory block;
-    PreCompact and SessionEnd save the session from its transcript). cursor:
-    .cursor/hooks.json (sessionStart, preCompact, stop, sessionEnd) and the rule
-    .cursor/rules/memcli.mdc. codex: a marked section in AGENTS.md, the MCP server in
-    .codex/config.toml and .codex/hooks.json. Running it twice changes nothing.
-    """
+def run(dir_option: str | None, client: str, agent: str = "dev", remove: bool = False, quiet: bool = False) -> int:
     from memcli import integrations
+    from memcli.cli import common
+    from memcli.output import echo
 
-    layout = common.layout()
+    layout = common.layout(dir_option)
     changes = integrations.plan(layout, client, agent, remove)
     integrations.apply(layout, changes)
     if quiet:
-        return
+        return 0
     for change in changes:
-        typer.echo(change.note)
+        echo(change.note)
     if not changes:
-        typer.echo(f"{client}: nothing to {'remove' if remove else 'change'}; memcli is {'not ' if remove else ''}set up")
+        echo(f"{client}: nothing to {'remove' if remove else 'change'}; memcli is {'not ' if remove else ''}set up")
     elif not remove:
-        typer.echo(NEXT_STEPS[client])
+        echo(NEXT_STEPS[client])
+    return 0

@@ -1,51 +1,60 @@
+"""`memcli show`."""
+
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from memcli.cli.spec import CommandSpec, Param, json_flag
 
-import typer
+SPEC = CommandSpec(
+    name="show",
+    help="""Print one entry in full (or the shared _project.md).
 
-from memcli import output
-from memcli.cli import common
-from memcli.paths import PROJECT_NAME
-
-NAME = "show"
-EPILOG = """Examples:
+The agent may be left out when no other agent has an entry with that id.""",
+    epilog="""Examples:
 
   memcli show dev 1773679871839
 
+  memcli show 1773679871839 --json
+
   memcli show _project
-"""
+""",
+    params=(
+        Param("agent", "argument", help="Agent id (may be left out), or _project for .memory/_project.md.",
+              metavar="[AGENT]", required=True),
+        Param("entry_id", "argument", help="The entry's id.", metavar="ID"),
+        json_flag("Print the entry as JSON."),
+    ),
+)
 
 
-def command(
-    agent: Annotated[str, typer.Argument(help="Agent id, or _project for .memory/_project.md.")],
-    entry_id: Annotated[Optional[str], typer.Argument(metavar="ID", help="The entry's id.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the entry as JSON.")] = False,
-) -> None:
-    """Print one entry in full (or the shared _project.md)."""
-    store = common.open_store()
+def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json: bool = False) -> int:
+    import sys
+
+    from memcli import api, output
+    from memcli.cli import common
+    from memcli.paths import PROJECT_NAME
+
+    store = common.open_store(dir_option)
     if agent == PROJECT_NAME:
         text = store.read_project()
         if as_json:
             output.print_json({"path": str(store.layout.project_file), "text": text})
         else:
-            typer.echo(text, nl=not text.endswith("\n"))
-        return
-    if entry_id is None:
+            sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+        return 0
+    located, extra = api.locate(store, agent, entry_id, None, usage="memcli show [AGENT] ID")
+    if extra is not None:
         from memcli.errors import MemcliError
 
-        raise MemcliError("missing ID: `memcli show AGENT ID` (see `memcli list AGENT` for ids)")
-    from memcli import api
-
-    located, twins = api.show(store, agent, entry_id)
+        raise MemcliError(f"unexpected argument {extra!r}: `memcli show [AGENT] ID`")
+    twins = api.twins(store, located)
     if twins:
         output.warn(f"{twins + 1} entries share id {located.entry.id}; showing the first"
                     f" ({located.category}); the next write gives the others ids of their own")
     e = located.entry
     if as_json:
-        output.print_json(api.entry_json(agent, located.category, e))
-        return
+        output.print_json(api.entry_json(located.agent, located.category, e))
+        return 0
     tags = " ".join("#" + t for t in e.tags)
-    typer.echo(output.bold(f"{e.id}  {agent}/{located.category}  {e.header_date}") + (f"  {tags}" if tags else ""))
-    typer.echo("")
-    typer.echo(e.body)
+    head = output.bold(f"{e.id}  {located.agent}/{located.category}  {e.header_date}") + (f"  {tags}" if tags else "")
+    sys.stdout.write(f"{head}\n\n{e.body}\n")
+    return 0

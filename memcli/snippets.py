@@ -1,0 +1,94 @@
+"""Snippets: the part of an entry that answers a query, with the matched words marked."""
+
+from __future__ import annotations
+
+from memcli.words import STOPWORDS, WORD_RE, analyze, near_function_word
+
+
+def _edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, or ``limit + 1`` as soon as it must exceed ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+class Matcher:
+    """Which words of a body answer the query's words: same stem, prefix, or a typo away.
+
+    Results are cached per word, so one matcher serves every hit of a search.
+    """
+
+    def __init__(self, terms: list[str], fuzzy: float):
+        content = [t for t in terms if t not in STOPWORDS]
+        terms = content or terms  # function words count only when the query has nothing else
+        self.terms = [(t, (analyze(t) or [t])[0], min(2, round(len(t) * fuzzy))) for t in terms]
+        self.cache: dict[str, bool] = {}
+
+    def __call__(self, word: str) -> bool:
+        hit = self.cache.get(word)
+        if hit is None:
+            hit = self.cache[word] = self._match(word)
+        return hit
+
+    def _match(self, word: str) -> bool:
+        stem = None
+        for term, term_stem, distance in self.terms:
+            if word == term or (len(term) >= 3 and word.startswith(term)):
+                return True
+            if term in STOPWORDS or word in STOPWORDS:
+                continue
+            if stem is None:
+                stem = (analyze(word) or [word])[0]
+            if stem == term_stem:
+                return True
+            if len(term) >= 4 and distance and not any(ch.isdigit() for ch in term) \
+                    and not near_function_word(term, distance) and (
+                _edit_distance(word, term, distance) <= distance or _edit_distance(stem, term_stem, distance) <= distance
+            ):
+                return True
+        return False
+
+
+def make_snippet(body: str, matcher: Matcher, width: int = 160) -> tuple[str, list[str]]:
+    """The part of ``body`` (about ``width`` characters) with the most matched words, and those words.
+
+    Matched words are wrapped in ``\\x00`` … ``\\x01`` so that the caller can mark them
+    (bold on a terminal, nothing on a pipe).
+    """
+    spans = [(m.start(), m.end()) for m in WORD_RE.finditer(body) if matcher(m.group().lower())]
+    flat = " ".join(body.split())
+    if not spans:
+        text = flat[:width]
+        return (text + "…" if len(flat) > width else text), []
+    # Choose the window start (at a match) that covers the most matches.
+    best_start, best_count = spans[0][0], 0
+    for s, _ in spans:
+        count = sum(1 for a, b in spans if s <= a and b <= s + width)
+        if count > best_count:
+            best_start, best_count = s, count
+    start = max(0, best_start - 30)
+    if start:
+        space = body.rfind(" ", 0, start)
+        start = space + 1 if space >= 0 and start - space < 20 else start
+    end = min(len(body), start + width)
+    marked = []
+    pos = start
+    matched = []
+    for a, b in spans:
+        if a < start or b > end:
+            continue
+        marked.append(body[pos:a])
+        marked.append("\x00" + body[a:b] + "\x01")
+        matched.append(body[a:b])
+        pos = b
+    marked.append(body[pos:end])
+    text = " ".join("".join(marked).split())
+    return ("…" if start else "") + text + ("…" if end < len(body) else ""), list(dict.fromkeys(matched))

@@ -1,0 +1,62 @@
+"""Words as the index sees them: tantivy's tokenizer and stemmer, and the function words that
+never make an entry relevant on their own.  Shared by the index and the snippets."""
+
+from __future__ import annotations
+
+import re
+
+WORD_RE = re.compile(r"\w+")
+# Small function words: they never get fuzzy or prefix expansion (they would match everything).
+STOPWORDS = frozenset(
+    "a an and are as at be but by did do does for from had has have he her him his how i if in into is it its "
+    "me my no not of on or our she so than that the their them then there these they this to was we were what "
+    "when where which who whom why will with would you your".split()
+)
+
+_ANALYZER = None
+_WORDS = None
+
+
+def _analyzer(stem: bool):
+    """tantivy's ``en_stem`` pipeline (simple tokenizer, long words out, lower case), stemmed or not."""
+    import tantivy
+
+    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(tantivy.Filter.remove_long(40))
+    builder = builder.filter(tantivy.Filter.lowercase())
+    return (builder.filter(tantivy.Filter.stemmer("english")) if stem else builder).build()
+
+
+def query_words(text: str) -> list[str]:
+    """The words of ``text`` as the index cuts them (lower-cased, not stemmed)."""
+    global _WORDS
+    if _WORDS is None:
+        _WORDS = _analyzer(stem=False)
+    return _WORDS.analyze(text)
+
+
+def analyze(text: str) -> list[str]:
+    """The terms tantivy's ``en_stem`` tokenizer makes of ``text``."""
+    global _ANALYZER
+    if _ANALYZER is None:
+        _ANALYZER = _analyzer(stem=True)
+    return _ANALYZER.analyze(text)
+
+
+def _osa_distance(a: str, b: str) -> int:
+    """Edit distance with adjacent transpositions (as tantivy's fuzzy queries count them)."""
+    rows = [list(range(len(b) + 1))]
+    for i, ca in enumerate(a, 1):
+        row = [i]
+        for j, cb in enumerate(b, 1):
+            cost = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, rows[-2][j - 2] + 1)
+            row.append(cost)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def near_function_word(word: str, distance: int) -> bool:
+    """Whether a typo of ``word`` could be a function word ("form"/"from", "width"/"with"): then
+    typo matching would make entries relevant through their function words."""
+    return any(abs(len(word) - len(f)) <= distance and _osa_distance(word, f) <= distance for f in STOPWORDS)
