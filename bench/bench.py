@@ -40,6 +40,7 @@ MEMCLI = [sys.executable, "-m", "memcli"]
 # As after `pip install`: bytecode is written and reused (some environments disable it).
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 HOUR_AGO = time.time() - 3600
+LAST: list[str] = []  # the id the last setup made, for a command line's "LAST"
 
 
 def sentence(rng: random.Random, n: int) -> str:
@@ -70,19 +71,49 @@ def generate(root: Path, entries: int, per_file: int = 100) -> int:
     return files
 
 
-def timed(cmd: list[str], runs: int, cwd: Path, setup=None) -> float:
-    """Median wall time of ``runs`` runs (after one warm-up run), in ms."""
+def timed(cmd: list[str], runs: int, cwd: Path, setup=None, ok=(0,)) -> float:
+    """Median wall time of ``runs`` runs (after one warm-up run), in ms; ``ok``: the exit codes expected."""
     times = []
     for n in range(runs + 1):
         if setup:
             setup()
+        run_cmd = [LAST[0] if a == "LAST" and LAST else a for a in cmd]
         start = time.perf_counter()
-        result = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=ENV)
+        result = subprocess.run(run_cmd, cwd=cwd, capture_output=True, text=True, env=ENV)
         if n:
             times.append(time.perf_counter() - start)
-        if result.returncode != 0:
+        if result.returncode not in ok:
             raise SystemExit(f"{' '.join(cmd)} failed: {result.stderr}")
     return statistics.median(times) * 1000
+
+
+def every_command(root: Path, runs: int) -> dict[str, float]:
+    """The other commands, each on the vault at ``root`` (with a warm index)."""
+    from memcli.paths import Layout
+    from memcli.store import Store
+
+    store = Store(Layout(root))
+    newest = store.read("agent000", "lessons")[0].id
+    conversation = root / "session.json"
+    conversation.write_text(json.dumps([{"role": "user" if i % 2 == 0 else "assistant", "text": sentence(random.Random(i), 12)}
+                                        for i in range(20)]))
+
+    def new_entry(category: str = "tasks") -> None:
+        LAST[:] = [str(store.add("agent000", category, "- [ ] bench task about redis").id)]
+
+    cells = {
+        "list -n 5 (every agent)": timed(MEMCLI + ["list", "-n", "5"], runs, root),
+        "list one agent and category": timed(MEMCLI + ["list", "agent000", "-c", "lessons"], runs, root),
+        "show AGENT ID": timed(MEMCLI + ["show", "agent000", str(newest)], runs, root),
+        "status": timed(MEMCLI + ["status"], runs, root),
+        "recover AGENT (none saved: exit 3)": timed(MEMCLI + ["recover", "agent001"], runs, root, ok=(3,)),
+        "--version": timed(MEMCLI + ["--version"], runs, root),
+        "edit AGENT ID TEXT": timed(MEMCLI + ["edit", "agent000", str(newest), "edited lesson about redis"], runs, root),
+        "done AGENT ID": timed(MEMCLI + ["done", "agent000", "LAST"], runs, root, setup=new_entry),
+        "rm AGENT ID": timed(MEMCLI + ["rm", "agent000", "LAST", "--yes"], runs, root, setup=new_entry),
+        "checkpoint AGENT FILE (20 messages)": timed(MEMCLI + ["checkpoint", "agent000", str(conversation), "-q"], runs, root),
+    }
+    return cells
 
 
 def freshness_ms(root: Path, repeat: int = 200) -> float:
@@ -132,7 +163,7 @@ def main() -> int:
             cells["add one entry (index updated)"] = timed(
                 MEMCLI + ["add", "agent000", "lessons", "bench lesson about redis"], runs, root
             )
-            cells["--version (Typer path)"] = timed(MEMCLI + ["--version"], runs, root)
+            cells.update(every_command(root, runs))
             rank = "-"
             if n > 4321:  # an exact identifier against its typos and common words
                 found = subprocess.run(MEMCLI + ["search", "rollout canary item4321", "--json"], cwd=root,

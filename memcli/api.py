@@ -7,6 +7,7 @@ from __future__ import annotations
 from memcli import vault
 from memcli.errors import MemcliError
 from memcli.store import Located, Store
+from memcli.summary import HEAD
 
 TYPE_CHECKING = False  # names for annotations only
 if TYPE_CHECKING:
@@ -75,6 +76,8 @@ def entries(store: Store, agent: str | None = None, category: str | None = None,
             limit: int | None = None) -> list[Located]:
     """Entries, newest first, of one agent and category if given, with a tag if given."""
     store.check(agent, category)
+    if limit and limit <= HEAD and not tag:
+        return _newest(store, agent, category, limit)
     rows = []
     wanted = tag.lstrip("#").lower() if tag else None
     for located in store.iter_entries(agent, category):
@@ -83,6 +86,34 @@ def entries(store: Store, agent: str | None = None, category: str | None = None,
         rows.append(located)
     rows.sort(key=lambda r: vault.newest_first(r.entry), reverse=True)
     return rows[:limit] if limit else rows
+
+
+def _newest(store: Store, agent: str | None, category: str | None, limit: int) -> list[Located]:
+    """The ``limit`` newest entries, from the summary cache: only the files that hold them are read."""
+    from memcli.summary import Summaries
+
+    summaries = Summaries(store)
+    heads = []
+    for a in [agent] if agent else store.agents():
+        for c in [category] if category else store.categories:
+            try:
+                info = summaries.get(a, c)
+            except MemcliError as exc:  # one unreadable file hides itself, never the others
+                from memcli.fsutil import warn
+
+                warn(f"{exc.message}; skipped")
+                continue
+            heads.extend((key, entry_id, a, c) for key, entry_id in info["head"])
+    summaries.save()
+    heads.sort(key=lambda h: h[0], reverse=True)
+    chosen = heads[:limit]
+    files = {(a, c): store.read(a, c) for _, _, a, c in chosen}
+    rows = []
+    for _, entry_id, a, c in chosen:
+        entry = next((e for e in files[(a, c)] if e.id == entry_id and not any(r.entry is e for r in rows)), None)
+        if entry is not None:
+            rows.append(Located(a, c, entry))
+    return rows
 
 
 def show(store: Store, agent: str, entry_id: str | int) -> tuple[Located, int]:

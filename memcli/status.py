@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from memcli import vault
 from memcli.errors import MemcliError
 from memcli.store import Store
+
+TYPE_CHECKING = False  # names for annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
@@ -17,27 +18,28 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
             listed = ", ".join(known) if known else "none yet"
             raise MemcliError(f"no agent {agent!r} in {store.layout.memory} (agents: {listed})")
     agents = [agent] if agent else known
+    from memcli.summary import Summaries
+
+    summaries = Summaries(store)
     report: dict[str, Any] = {"root": str(store.layout.root), "agents": {}, "problems": []}
     totals = {"entries": 0, "open_tasks": 0}
     for a in agents:
         store.check(a)
-        removed = store.removed_ids(a)
         categories: dict[str, Any] = {}
         open_tasks = 0
         last_handoff = None
         for c in store.categories:
             try:
-                entries = store.read(a, c, removed)
+                info = summaries.get(a, c)
             except MemcliError as exc:  # one unreadable file is reported, never the end of the report
                 report["problems"].append(exc.message)
                 categories[c] = {"entries": 0, "newest": None, "error": exc.message}
                 continue
-            categories[c] = {"entries": len(entries), "newest": entries[0].header_date if entries else None}
+            categories[c] = {"entries": info["entries"], "newest": info["newest"]}
             if c == "tasks":
-                open_tasks = sum(len(vault.open_tasks(e.body)) for e in entries)
-            if c == "handoffs" and entries:
-                last = store.last_handoff(a)
-                last_handoff = {"id": last.id, "date": last.header_date} if last else None
+                open_tasks = info["open_tasks"]
+            if c == "handoffs" and info["handoff"]:
+                last_handoff = {"id": info["handoff"][0], "date": info["handoff"][1]}
         count = sum(v["entries"] for v in categories.values())
         report["agents"][a] = {
             "entries": count,
@@ -47,6 +49,7 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
         }
         totals["entries"] += count
         totals["open_tasks"] += open_tasks
+    summaries.save()
     report["totals"] = totals
     return report
 

@@ -265,7 +265,10 @@ def union(*sides: list[Entry]) -> list[Entry]:
 
 
 def parse(text: str) -> list[Entry]:
-    """Every entry of a vault file, in file order, each with an id.  Never drops text."""
+    """Every entry of a vault file, in file order, each with an id.  Never drops text.  CRLF line
+    ends (a file saved on Windows) read as LF."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
     sides = split_conflict(text)
     if sides is not None:
         return assign_content_ids(union(_parse(sides[0]), _parse(sides[1])))

@@ -66,6 +66,7 @@ class Cmd:
     epilog: str
     arguments: list[tuple[str, str, str]]  # (dest, metavar, help)
     options: list[Opt]
+    optional: frozenset = frozenset()  # the dests of the arguments that may be left out
 
 
 def commands() -> tuple[list[Opt], list[Cmd]]:
@@ -99,7 +100,8 @@ def commands() -> tuple[list[Opt], list[Cmd]]:
             for p in cmd.params
             if p.param_type_name == "argument"
         ]
-        cmds.append(Cmd(name, (cmd.help or "").strip(), (cmd.epilog or "").strip(), args, opts(cmd)))
+        optional = frozenset(p.name for p in cmd.params if p.param_type_name == "argument" and not p.required)
+        cmds.append(Cmd(name, (cmd.help or "").strip(), (cmd.epilog or "").strip(), args, opts(cmd), optional))
     return opts(group), cmds
 
 
@@ -111,6 +113,17 @@ def _choices(param) -> list[str]:
             if p.choices and set(p.flags) & set(param.opts):
                 return list(p.choices)
     return list(getattr(param.type, "choices", []) or [])
+
+
+def _synopsis(c: Cmd, dest: str, metavar: str) -> str:
+    """An argument as the man page's synopsis shows it: [OPTIONAL] or REQUIRED."""
+    from memcli.cli.fast import specs
+
+    shown = next((p.synopsis for p in specs()[c.name].params if p.name == dest and p.synopsis), None)
+    if shown:
+        inner = shown.strip("[]")
+        return f"[\\fI{_roff(inner)}\\fR]" if shown.startswith("[") else f"\\fI{_roff(inner)}\\fR"
+    return f"[\\fI{_roff(metavar)}\\fR]" if dest in c.optional else f"\\fI{_roff(metavar)}\\fR"
 
 
 def _first_line(text: str) -> str:
@@ -323,7 +336,7 @@ def man() -> str:
         parts.append(_man_option(o))
     parts.append(".SH COMMANDS")
     for c in cmds:
-        synopsis = " ".join(f"\\fI{_roff(m)}\\fR" for _, m, _ in c.arguments)
+        synopsis = " ".join(_synopsis(c, d, m) for d, m, _ in c.arguments)
         parts.append(f'.SS "{c.name}"')
         parts.append(f".B memcli {c.name}\n[\\fIOPTIONS\\fR] {synopsis}".rstrip())
         parts.append(".PP\n" + _paragraphs(c.help))

@@ -30,10 +30,13 @@ class Param:
 
     def __init__(self, name: str, kind: str, flags: tuple[str, ...] = (), type: type = str, default=None,
                  help: str = "", metavar: str | None = None, min: int | None = None,
-                 choices: tuple[str, ...] | None = None, required: bool = False, max: int | None = None):
+                 choices: tuple[str, ...] | None = None, required: bool = False, max: int | None = None,
+                 synopsis: str | None = None):
+        """``synopsis``: how the man page shows an argument, where its parsing differs from what it
+        means (``[AGENT] ID``: the agent may be left out, the id may not)."""
         self.name, self.kind, self.flags, self.type, self.default = name, kind, flags, type, default
         self.help, self.metavar, self.min, self.choices, self.required = help, metavar, min, choices, required
-        self.max = max
+        self.max, self.synopsis = max, synopsis
 
 
 class CommandSpec:

@@ -17,8 +17,9 @@ agent has an entry with that id.""",
   memcli done 1773679871839 "login test"
 """,
     params=(
-        Param("agent", "argument", help="Agent id (may be left out).", metavar="[AGENT]", required=True),
-        Param("entry_id", "argument", help="The task entry's id (see `memcli list AGENT -c tasks`).", metavar="ID"),
+        Param("agent", "argument", help="Agent id (may be left out).", metavar="[AGENT]", required=True,
+              synopsis="[AGENT]"),
+        Param("entry_id", "argument", help="The task entry's id (see `memcli list AGENT -c tasks`).", metavar="ID", synopsis="ID"),
         Param("text", "argument", help="Only the open tasks that contain this text.", metavar="[TEXT]"),
         quiet_flag(),
     ),

@@ -24,8 +24,9 @@ keeps the text. The agent may be left out when no other agent has an entry with 
 """,
     params=(
         Param("agent", "argument", help="Agent id (may be left out), or _project for .memory/_project.md.",
-              metavar="[AGENT]", required=True),
-        Param("entry_id", "argument", help="The entry's id (see `memcli list`).", metavar="ID"),
+              metavar="[AGENT]", required=True,
+              synopsis="[AGENT]"),
+        Param("entry_id", "argument", help="The entry's id (see `memcli list`).", metavar="ID", synopsis="ID"),
         Param("text", "argument", help="New text; '-' reads stdin; omitted: $EDITOR.", metavar="[TEXT]"),
         tag_option("Tags (repeatable): with new text, added to its #hashtags; alone, they replace the tags."),
         ALLOW_SECRET,

@@ -19,8 +19,9 @@ and pulls.""",
   memcli rm 1773679871839
 """,
     params=(
-        Param("agent", "argument", help="Agent id (may be left out).", metavar="[AGENT]", required=True),
-        Param("ids", "arguments", help="Ids of the entries to remove.", metavar="ID..."),
+        Param("agent", "argument", help="Agent id (may be left out).", metavar="[AGENT]", required=True,
+              synopsis="[AGENT]"),
+        Param("ids", "arguments", help="Ids of the entries to remove.", metavar="ID...", synopsis="ID..."),
         Param("yes", "flag", ("--yes", "-y"), bool, False, "Do not ask for confirmation on a terminal."),
     ),
 )

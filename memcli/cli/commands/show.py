@@ -19,8 +19,9 @@ The agent may be left out when no other agent has an entry with that id.""",
 """,
     params=(
         Param("agent", "argument", help="Agent id (may be left out), or _project for .memory/_project.md.",
-              metavar="[AGENT]", required=True),
-        Param("entry_id", "argument", help="The entry's id.", metavar="ID"),
+              metavar="[AGENT]", required=True,
+              synopsis="[AGENT]"),
+        Param("entry_id", "argument", help="The entry's id.", metavar="ID", synopsis="ID"),
         json_flag("Print the entry as JSON."),
     ),
 )

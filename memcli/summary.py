@@ -1,0 +1,85 @@
+"""What `list -n` and `status` need of each vault file, cached in ``.memory/.vault/summary.json``.
+
+For every vault file: how many entries it holds, its open tasks, its newest date, its last real
+handoff, and the ids of its newest entries (``HEAD``) with their sort keys.  An entry of the
+cache is used only while the file's size and modification time (and those of the agent's legacy
+``.removed`` file) are what they were when it was made; a file changed since, or changed too
+recently to trust its time, is read again.  So a listing of the newest entries or a status
+report at 100,000 entries stats the files and reads only those it must, and is never stale.
+Deleting the cache loses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from memcli import vault
+from memcli.store import Store, is_compaction_summary
+
+SUMMARY = "summary.json"
+VERSION = 1
+HEAD = 20  # newest entries remembered per file: `list -n N` up to this is served from the cache
+RACY_NS = 2_000_000_000
+
+
+class Summaries:
+    def __init__(self, store: Store):
+        self.store = store
+        self.path = store.layout.state / SUMMARY
+        self.files: dict[str, list] = {}
+        self.changed = False
+        try:
+            from memcli.fsutil import read_inside
+
+            data = json.loads(read_inside(self.path, store.layout.memory) or b"{}")
+            if data.get("version") == VERSION and isinstance(data.get("files"), dict):
+                self.files = data["files"]
+        except Exception:  # a cache that cannot be read is rebuilt
+            self.files = {}
+
+    @staticmethod
+    def _stat(path: str) -> list[int] | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return [st.st_size, st.st_mtime_ns]
+
+    def get(self, agent: str, category: str) -> dict:
+        """``{"entries", "open_tasks", "newest", "handoff": [id, date] | None, "head": [[key, id], ...]}``."""
+        key = f"{agent}/{category}"
+        layout = self.store.layout
+        stamp = [self._stat(str(layout.category_file(agent, category))), self._stat(str(layout.removed_file(agent)))]
+        cached = self.files.get(key)
+        if cached and cached[0] == stamp:
+            return cached[1]
+        entries = self.store.read(agent, category)
+        real = [e for e in entries if not is_compaction_summary(e)] if category == "handoffs" else []
+        info = {
+            "entries": len(entries),
+            "open_tasks": sum(len(vault.open_tasks(e.body)) for e in entries),
+            "newest": entries[0].header_date if entries else None,
+            "handoff": [real[0].id, real[0].header_date] if real else None,
+            "head": [[vault.newest_first(e), e.id] for e in entries[:HEAD]],
+        }
+        now = time.time_ns()
+        if stamp[0] is not None and all(s is None or now - s[1] >= RACY_NS for s in stamp):  # else: too recent to trust
+            self.files[key] = [stamp, info]
+            self.changed = True
+        return info
+
+    def save(self) -> None:
+        """Write the cache back if it learnt something (never an error: it is only a cache)."""
+        if not self.changed or not self.store.layout.exists():
+            return
+        from memcli.fsutil import atomic_write
+
+        known = {f"{a}/{c}" for a in self.store.agents() for c in self.store.categories}
+        files = {k: v for k, v in self.files.items() if k in known}
+        try:
+            atomic_write(self.path, json.dumps({"version": VERSION, "files": files}, separators=(",", ":")),
+                         self.store.layout.memory)
+        except Exception:
+            pass
