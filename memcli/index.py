@@ -54,6 +54,7 @@ PREFIX_BONUS = 0.5
 FUZZY_FACTOR = 0.45
 CONTEXT_SPAN = 2  # neighbours on each side (tuned on LoCoMo conversations 1-5: bench/RESULTS.md)
 CONTEXT_WEIGHT = 1.3
+PROGRESS_ENTRIES = 5_000  # a (re)build of at least this many entries shows a bar on a terminal
 SEARCH_LOCK_TIMEOUT = 0.0  # readers never wait for the lock
 ALL = "*"  # in a list of stale files: the whole index is unusable
 PENDING = "+"  # ... and a complete new index waits in self._pending (the lock was busy to swap it in)
@@ -185,15 +186,17 @@ class SearchIndex:
             else:
                 files[(agent, name[: -len(".md")])] = None
         removed_cache: dict[str, set] = {}
+        reads = {(agent, category): self.freshness.read(f"{agent}/{category}.md") for agent, category in files}
         todo = list(files)
-        if progress:
+        if progress:  # a bar only on a terminal, for large vaults: driven by entries, however many files hold them
             from memcli.output import progress as with_progress
 
-            todo = with_progress(todo, "indexing memory")  # a bar only on a terminal, for large vaults
+            todo = with_progress(todo, "indexing memory", threshold=PROGRESS_ENTRIES,
+                                 weight=lambda f: reads[f][0].count(b"<!-- id:") + 1 if reads[f] else 1)
         for agent, category in todo:
             key = f"{agent}/{category}.md"
             writer.delete_documents_by_term("file", f"{agent}/{category}")
-            read = self.freshness.read(key)
+            read = reads.pop((agent, category))
             if read is None:
                 manifest["files"].pop(key, None)
                 continue

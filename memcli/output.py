@@ -7,6 +7,7 @@ import sys
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, IO
 
 
@@ -91,19 +92,25 @@ def is_interactive() -> bool:
         return False
 
 
-def progress(items: list, label: str, threshold: int = 200):
-    """Iterate ``items``, with a progress bar on stderr when it is a terminal and the work is long.
+def progress(items: list, label: str, threshold: int = 200, weight: Callable[[Any], int] | None = None):
+    """Iterate ``items``, with a progress bar on stderr when it is a terminal and the work is long:
+    at least ``threshold`` items, or units of work when ``weight`` says how many each item holds.
 
     Never on a pipe; rich is imported only when a bar is shown.
     """
-    if len(items) < threshold or not sys.stderr.isatty():
+    if not sys.stderr.isatty():
+        yield from items
+        return
+    weights = [weight(item) for item in items] if weight else [1] * len(items)
+    total = sum(weights)
+    if total < threshold:
         yield from items
         return
     from rich.console import Console
     from rich.progress import Progress
 
     with Progress(transient=True, console=Console(stderr=True)) as bar:
-        task = bar.add_task(label, total=len(items))
-        for item in items:
+        task = bar.add_task(label, total=total)
+        for item, units in zip(items, weights):
             yield item
-            bar.advance(task)
+            bar.advance(task, units)

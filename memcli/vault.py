@@ -179,6 +179,8 @@ def assign_content_ids(entries: list[Entry]) -> list[Entry]:
 
 def _is_special(line: str) -> bool:
     """A line that means something to the parser: marker, header, closer or conflict marker."""
+    if not line or line[0] not in "<#-|>=":  # none of them can start otherwise
+        return False
     return bool(MARKER_RE.fullmatch(line) or HEADER_RE.fullmatch(line) or CLOSER_RE.fullmatch(line)
                 or CONFLICT_RE.fullmatch(line))
 
@@ -199,7 +201,7 @@ def _body_from_lines(lines: list[str]) -> str:
     end = len(lines)
     while end and not lines[end - 1].strip():
         end -= 1
-    if end and CLOSER_RE.fullmatch(lines[end - 1]):  # a closer not after a blank line, at the end
+    if end and lines[end - 1].startswith("---") and CLOSER_RE.fullmatch(lines[end - 1]):  # a closer, at the end
         end -= 1
     if lines and not lines[0].strip():
         lines = lines[1:]
@@ -272,7 +274,32 @@ def parse(text: str) -> list[Entry]:
     sides = split_conflict(text)
     if sides is not None:
         return assign_content_ids(union(_parse(sides[0]), _parse(sides[1])))
-    return assign_content_ids(_parse(text))
+    return _parse_canonical(text) or assign_content_ids(_parse(text))
+
+
+_CANONICAL_RE = re.compile(
+    r"<!-- id:(\d+) -->\n## (" + _DATE + r")(?: \u00b7 ((?:#\S+ ?)+))?\n\n(.*?)\n\n---(?:\n\n(?=<!-- id:)|\n\Z)", re.S
+)
+
+
+def _parse_canonical(text: str) -> list[Entry] | None:
+    """The entries of a file exactly as memcli writes it (one regular expression, no line loop), or
+    None for anything else; the answer stands only if writing it back gives the same text."""
+    if not text.startswith("<!-- id:") or not text.endswith("\n---\n"):
+        return None
+    entries = []
+    pos = 0
+    for m in _CANONICAL_RE.finditer(text):
+        if m.start() != pos:
+            return None
+        body = m.group(4)
+        if "\\" in body:
+            body = "\n".join(_unescape(line) for line in body.split("\n"))
+        entries.append(Entry(int(m.group(1)), m.group(2), _parse_tags(m.group(3)), body))
+        pos = m.end()
+    if pos != len(text) or serialize(entries) != text:
+        return None
+    return entries
 
 
 def _parse(text: str) -> list[Entry]:
@@ -285,6 +312,8 @@ def _parse(text: str) -> list[Entry]:
     def flush() -> None:
         lines = chunk_lines
         if chunk_id is None and chunk_header is None:  # bare text: blank lines around it are not its own
+            if not lines or (len(lines) == 1 and not lines[0].strip()):
+                return  # nothing but the blank line between an entry's closer and the next marker
             while lines and not lines[0].strip():
                 lines = lines[1:]
             lines = [""] + lines
@@ -298,19 +327,20 @@ def _parse(text: str) -> list[Entry]:
     i = 0
     while i < len(lines):
         line = lines[i]
-        marker = MARKER_RE.fullmatch(line)
-        header = None if marker else HEADER_RE.fullmatch(line)
+        # The regular expressions only where the line's start allows a match (most lines are text).
+        marker = MARKER_RE.fullmatch(line) if line.startswith("<!-- id:") else None
+        header = HEADER_RE.fullmatch(line) if not marker and line.startswith("## ") else None
         if marker or header:
             flush()
             chunk_id = int(marker.group(1)) if marker else None
             chunk_header = header
             chunk_lines = []
-            if marker and i + 1 < len(lines):
+            if marker and i + 1 < len(lines) and lines[i + 1].startswith("## "):
                 next_header = HEADER_RE.fullmatch(lines[i + 1])
                 if next_header:
                     chunk_header = next_header
                     i += 1
-        elif CLOSER_RE.fullmatch(line) and chunk_lines and not chunk_lines[-1].strip():
+        elif line.startswith("---") and CLOSER_RE.fullmatch(line) and chunk_lines and not chunk_lines[-1].strip():
             # The entry's closing "---": what follows, up to the next marker, is other text.
             chunk_lines.append(line)
             flush()

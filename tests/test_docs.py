@@ -161,14 +161,15 @@ def test_every_json_output_parses_with_the_documented_keys(mem: Path, args):
 
 
 def test_progress_bar_on_a_terminal_only(mem: Path):
+    """Driven by entries, not files: 6,000 entries in two files show a bar; 250 small files do not."""
     from memcli import vault
     from memcli.vault import Entry
 
-    for a in range(50):  # 250 vault files: a rebuild large enough for a bar
-        folder = mem / ".memory" / f"agent{a}"
-        folder.mkdir()
-        for c in ("decisions", "lessons", "tasks", "projects", "handoffs"):
-            (folder / f"{c}.md").write_text(vault.serialize([Entry(1_700_000_000_000 + a, None, [], f"note {a} {c}")]))
+    folder = mem / ".memory" / "dev"
+    folder.mkdir()
+    for c in ("decisions", "lessons"):
+        entries = [Entry(1_700_000_000_000 + n, None, [], f"note {n} {c}") for n in range(3000)]
+        (folder / f"{c}.md").write_text(vault.serialize(entries[::-1]))
     env = clean_env(TERM="xterm")
     result, terminal = run_on_terminal(["search", "note"], mem, env, stream="stderr")
     assert result.returncode == 0 and "indexing memory" in terminal
@@ -176,6 +177,15 @@ def test_progress_bar_on_a_terminal_only(mem: Path):
     shutil.rmtree(mem / ".memory" / ".vault" / "index")
     piped = run("search", "note", cwd=mem, env=env)
     assert piped.returncode == 0 and piped.stderr == ""
+    shutil.rmtree(folder)
+    shutil.rmtree(mem / ".memory" / ".vault" / "index")
+    for a in range(50):  # 250 vault files of one entry each: quick, no bar
+        many = mem / ".memory" / f"agent{a}"
+        many.mkdir()
+        for c in ("decisions", "lessons", "tasks", "projects", "handoffs"):
+            (many / f"{c}.md").write_text(vault.serialize([Entry(1_700_000_000_000 + a, None, [], f"note {a} {c}")]))
+    result, terminal = run_on_terminal(["search", "note"], mem, env, stream="stderr")
+    assert result.returncode == 0 and "indexing memory" not in terminal
 
 
 def test_readme_documents_every_command_and_option():
