@@ -273,14 +273,16 @@ class Stored:
 
 def parse_jsonl(data: bytes) -> Stored:
     """Read a conversation file.  A message without an id (appended by hand) gets one from its content."""
+    from memcli.jsonio import loads_lines
+
     stored = Stored()
-    for n, line in enumerate(data.splitlines()):
+    lines = data.splitlines()
+    values = loads_lines([line for line in lines if line.strip()])
+    filled = iter(values)
+    for n, line in enumerate(lines):
         if not line.strip():
             continue
-        try:
-            m = json.loads(line)
-        except (ValueError, RecursionError):
-            m = None
+        m = next(filled)
         if isinstance(m, dict) and isinstance(m.get("id"), str) and m.get("trimmed") is True:
             stored.trimmed.add(m["id"])
             continue

@@ -68,9 +68,9 @@ def confirm(question: str) -> bool:
 
 
 def to_json(data: Any) -> str:
-    import json
+    from memcli.jsonio import pretty
 
-    return json.dumps(data, indent=2, ensure_ascii=False)
+    return pretty(data)
 
 
 def print_json(data: Any) -> None:

@@ -411,5 +411,5 @@ def test_agent_integrations_add_no_start_up_cost_to_search_and_inject(mem: Path)
                                 capture_output=True, text=True, env=clean_env())
         modules = set(re.findall(r"\|\s+(\S+)\s*$", result.stderr, re.M))
         assert "tantivy" in modules
-        heavy = {"mcp", "pydantic", "typer", "memcli.integrations", "memcli.agent_hook", "memcli.mcp_server"}
+        heavy = {"mcp", "pydantic", "typer", "orjson", "memcli.integrations", "memcli.agent_hook", "memcli.mcp_server"}
         assert not heavy & modules, args

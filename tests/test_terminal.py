@@ -200,3 +200,15 @@ def test_migrate_claims_only_the_backups_it_made_and_keeps_them_out_of_git(repo:
     events.write_text(json.dumps({"type": "fact", "kind": "decision", "text": "Use tantivy"}) + "\n")
     again = run("migrate", "--from", str(events), "--agent", "dev", cwd=repo, check=True)
     assert ".bak" not in again.stdout
+
+
+def test_bulk_json_is_the_same_with_orjson_or_without():
+    from memcli import jsonio
+
+    rows = [{"id": n, "body": f"entrée {n} — ünïcode ✓", "tags": ["a"], "score": n / 7} for n in range(jsonio.BULK + 1)]
+    assert jsonio.pretty(rows) == json.dumps(rows, indent=2, ensure_ascii=False)
+    lines = [json.dumps({"id": str(n), "text": "x"}).encode() for n in range(jsonio.BULK)]
+    lines += [b'{"id": "s", "text": "\\ud800 lone"}', b"not json", b'{"big": 123456789012345678901234567890}']
+    values = jsonio.loads_lines(lines)
+    assert values[-3] == {"id": "s", "text": "\ud800 lone"} and values[-2] is None
+    assert values[-1] == {"big": 123456789012345678901234567890} and values[0] == {"id": "0", "text": "x"}

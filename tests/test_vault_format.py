@@ -130,3 +130,22 @@ def test_any_file_keeps_its_text_and_rewriting_is_stable(text):
     again = vault.parse(written)
     assert [(e.id, e.body, e.tags) for e in again] == [(e.id, e.body, e.tags) for e in entries]
     assert vault.serialize(again) == written
+
+
+def _line_parser(text: str) -> list:
+    return vault.assign_content_ids(vault._parse(text.replace("\r\n", "\n")))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(bodies, tags), min_size=1, max_size=6), st.lists(_lines, max_size=8).map("\n".join),
+       st.integers(min_value=0, max_value=10**6))
+def test_the_fast_reading_of_memcli_written_files_agrees_with_the_line_parser(items, noise, where):
+    """The one-expression reading is taken only when it gives exactly what the line parser gives,
+    on files as memcli writes them and on the same files with hand-made text put in anywhere."""
+    entries = [Entry(1_700_000_000_000 + i, None, t, b) for i, (b, t) in enumerate(items)]
+    written = vault.serialize(entries)
+    assert vault._parse_canonical(written) is not None
+    assert vault.parse(written) == _line_parser(written)
+    cut = where % (len(written) + 1)
+    edited = written[:cut] + noise + written[cut:]
+    assert vault.parse(edited) == _line_parser(edited) or vault.split_conflict(edited) is not None
