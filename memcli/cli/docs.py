@@ -367,7 +367,46 @@ def _man_option(o: Opt) -> str:
     return f".TP\n{names}{value}\n{_roff(o.help)}"
 
 
+# ---------------------------------------------------------------- README help blocks
+HELP_BLOCKS = ("memcli --help", "memcli search --help", "memcli inject --help", "memcli setup --help")
+HELP_END = "<!-- /help -->"
+
+
+def help_text(line: str) -> str:
+    """What ``line`` (``memcli [COMMAND] --help``) prints, at a fixed width of 100 columns."""
+    from typer.main import get_command
+
+    from memcli.cli.app import app
+
+    group = get_command(app)
+    words = line.split()[1:-1]
+    ctx = group.make_context("memcli", ["--help"] if not words else [*words], resilient_parsing=True,
+                             terminal_width=100, max_content_width=100)
+    if not words:
+        return ctx.get_help() + "\n"
+    command = group.get_command(ctx, words[0])
+    sub = command.make_context(words[0], [], parent=ctx, resilient_parsing=True, terminal_width=100,
+                               max_content_width=100)
+    return sub.get_help() + "\n"
+
+
+def readme() -> str:
+    """The README with every help block (between ``<!-- help: LINE -->`` and ``<!-- /help -->``) as the
+    CLI prints it now."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for line in HELP_BLOCKS:
+        start = f"<!-- help: {line} -->"
+        begin = text.find(start)
+        if begin < 0:
+            raise SystemExit(f"README.md has no {start} block")
+        end = text.find(HELP_END, begin)
+        block = f"{start}\n```text\n$ {line}\n{help_text(line)}```\n"
+        text = text[:begin] + block + text[end:]
+    return text
+
+
 GENERATED = {
+    "README.md": readme,
     "completions/memcli.bash": bash,
     "completions/_memcli": zsh,
     "completions/memcli.fish": fish,
