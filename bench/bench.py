@@ -95,8 +95,11 @@ def every_command(root: Path, runs: int) -> dict[str, float]:
     store = Store(Layout(root))
     newest = store.read("agent000", "lessons")[0].id
     conversation = root / "session.json"
-    conversation.write_text(json.dumps([{"role": "user" if i % 2 == 0 else "assistant", "text": sentence(random.Random(i), 12)}
-                                        for i in range(20)]))
+    conversation.write_text(
+        json.dumps(
+            [{"role": "user" if i % 2 == 0 else "assistant", "text": sentence(random.Random(i), 12)} for i in range(20)]
+        )
+    )
 
     def new_entry(category: str = "tasks") -> None:
         LAST[:] = [str(store.add("agent000", category, "- [ ] bench task about redis").id)]
@@ -108,10 +111,14 @@ def every_command(root: Path, runs: int) -> dict[str, float]:
         "status": timed(MEMCLI + ["status"], runs, root),
         "recover AGENT (none saved: exit 3)": timed(MEMCLI + ["recover", "agent001"], runs, root, ok=(3,)),
         "--version": timed(MEMCLI + ["--version"], runs, root),
-        "edit AGENT ID TEXT": timed(MEMCLI + ["edit", "agent000", str(newest), "edited lesson about redis"], runs, root),
+        "edit AGENT ID TEXT": timed(
+            MEMCLI + ["edit", "agent000", str(newest), "edited lesson about redis"], runs, root
+        ),
         "done AGENT ID": timed(MEMCLI + ["done", "agent000", "LAST"], runs, root, setup=new_entry),
         "rm AGENT ID": timed(MEMCLI + ["rm", "agent000", "LAST", "--yes"], runs, root, setup=new_entry),
-        "checkpoint AGENT FILE (20 messages)": timed(MEMCLI + ["checkpoint", "agent000", str(conversation), "-q"], runs, root),
+        "checkpoint AGENT FILE (20 messages)": timed(
+            MEMCLI + ["checkpoint", "agent000", str(conversation), "-q"], runs, root
+        ),
     }
     return cells
 
@@ -146,7 +153,9 @@ def main() -> int:
     try:
         floor = timed([sys.executable, "-c", "import tantivy"], runs * 2, work)
         bare = timed([sys.executable, "-c", "pass"], runs * 2, work)
-        print(f"python -c pass: {bare:.0f} ms; floor (python -c 'import tantivy'): {floor:.0f} ms; runs per cell: {runs}")
+        print(
+            f"python -c pass: {bare:.0f} ms; floor (python -c 'import tantivy'): {floor:.0f} ms; runs per cell: {runs}"
+        )
         rows: dict[str, list[str]] = {}
         for n in sizes:
             root = work / f"v{n}"
@@ -154,7 +163,9 @@ def main() -> int:
             index_dir = root / ".memory" / ".vault" / "index"
             cells = {}
             cells["full rebuild (rm index; search)"] = timed(
-                MEMCLI + ["search", "redis timeout"], max(3, runs // 2), root,
+                MEMCLI + ["search", "redis timeout"],
+                max(3, runs // 2),
+                root,
                 setup=lambda: shutil.rmtree(index_dir, ignore_errors=True),
             )
             cells["search, warm index"] = timed(MEMCLI + ["search", "redis timeout"], runs, root)
@@ -166,9 +177,16 @@ def main() -> int:
             cells.update(every_command(root, runs))
             rank = "-"
             if n > 4321:  # an exact identifier against its typos and common words
-                found = subprocess.run(MEMCLI + ["search", "rollout canary item4321", "--json"], cwd=root,
-                                       capture_output=True, text=True, env=ENV)
-                rank = str(next((i + 1 for i, h in enumerate(json.loads(found.stdout)) if "item4321." in h["body"]), None))
+                found = subprocess.run(
+                    MEMCLI + ["search", "rollout canary item4321", "--json"],
+                    cwd=root,
+                    capture_output=True,
+                    text=True,
+                    env=ENV,
+                )
+                rank = str(
+                    next((i + 1 for i, h in enumerate(json.loads(found.stdout)) if "item4321." in h["body"]), None)
+                )
             rows.setdefault('rank of item4321 for "rollout canary item4321"', []).append(rank)
             cells["--help"] = timed(MEMCLI + ["--help"], runs, root)
             for name, ms in cells.items():
@@ -184,7 +202,9 @@ def main() -> int:
         for files in (100, 1000):
             root = work / f"f{files}"
             generate(root, files * 10, per_file=10)
-            print(f"freshness check, nothing changed, {files} vault files: {freshness_ms(root):.2f} ms (in process, median)")
+            print(
+                f"freshness check, nothing changed, {files} vault files: {freshness_ms(root):.2f} ms (in process, median)"
+            )
             shutil.rmtree(root)
     finally:
         shutil.rmtree(work, ignore_errors=True)

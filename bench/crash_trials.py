@@ -30,15 +30,18 @@ from memcli.store import Store  # noqa: E402
 
 
 def memcli(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "memcli", *args], cwd=cwd, input=stdin, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "memcli", *args], cwd=cwd, input=stdin, capture_output=True, text=True, timeout=120
+    )
 
 
 def setup(folder: Path, entries: int) -> None:
     memcli("init", "--no-hooks", cwd=folder)
     for c, category in enumerate(("decisions", "lessons", "projects")):
-        items = [vault.Entry(1_700_000_000_000 + c * 1_000_000 + i, None, [], f"{category} {i} about queues and retries")
-                 for i in range(entries // 3)]
+        items = [
+            vault.Entry(1_700_000_000_000 + c * 1_000_000 + i, None, [], f"{category} {i} about queues and retries")
+            for i in range(entries // 3)
+        ]
         path = folder / ".memory" / "dev" / f"{category}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(vault.serialize(items))
@@ -54,21 +57,29 @@ def timed(args: list[str], cwd: Path, stdin: str | None) -> float:
 def run_trials(folder: Path, trials: int, seed: int, entries: int, log=print) -> int:
     """``trials`` kill -9 trials in ``folder`` (set up here); returns how many failed."""
     rng = random.Random(seed)
-    conversation = json.dumps([{"role": "user" if i % 2 == 0 else "agent", "text": f"message {i} about queues"}
-                               for i in range(40)])
+    conversation = json.dumps(
+        [{"role": "user" if i % 2 == 0 else "agent", "text": f"message {i} about queues"} for i in range(40)]
+    )
     failures = 0
     setup(folder, entries)
-    kinds = [(["add", "dev", "lessons", "a lesson about queues"], None),
-             (["checkpoint", "dev", "-", "--close"], conversation),
-             (["compact"], None)]
+    kinds = [
+        (["add", "dev", "lessons", "a lesson about queues"], None),
+        (["checkpoint", "dev", "-", "--close"], conversation),
+        (["compact"], None),
+    ]
     durations = {tuple(a): timed(a, folder, s) for a, s in kinds}
     for trial in range(trials):
         args, stdin = kinds[0] if trial % 2 == 0 else kinds[rng.randrange(1, 3)]
         if trial % 5 == 0:
             path = folder / ".memory" / "dev" / "projects.md"
             path.write_text(path.read_text() + f"\nhand note {trial} about queues\n")
-        proc = subprocess.Popen([sys.executable, "-m", "memcli", *args], cwd=folder, stdin=subprocess.PIPE,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "memcli", *args],
+            cwd=folder,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         if stdin:
             proc.stdin.write(stdin.encode())
         proc.stdin.close()

@@ -42,7 +42,8 @@ REFERENCE = [
 def load(locomo: Path, out: Path) -> tuple[list[dict], list[dict]]:
     subprocess.run(
         [sys.executable, str(locomo / "locomo_to_queries.py"), str(locomo / "locomo10.json"), "--out-dir", str(out)],
-        check=True, capture_output=True,
+        check=True,
+        capture_output=True,
     )
     memories = [json.loads(line) for line in (out / "locomo_memories.jsonl").open()]
     queries = [json.loads(line) for line in (out / "locomo_queries.jsonl").open()]
@@ -59,7 +60,7 @@ def build_memory(root: Path, memories: list[dict]) -> dict[tuple[str, int], str]
         agent = m["sample_id"].lower()
         body = f'{m["speaker"]} said, "{m["text"]}"'
         if m.get("blip_caption"):
-            body += f' and shared {m["blip_caption"]}'
+            body += f" and shared {m['blip_caption']}"
         entry = Entry(base + n, None, [], body)
         by_agent[agent].append(entry)
         ids[(agent, entry.id)] = m["dia_id"]
@@ -108,7 +109,9 @@ def main() -> int:
         ids = build_memory(root, memories)
         recalls, counts, elapsed = evaluate(root, ids, queries)
     recall, n = recalls["all"], counts["all"]
-    print(f"LoCoMo retrieval, n = {n} questions (4 without usable evidence left out), {elapsed / n * 1000:.2f} ms/query")
+    print(
+        f"LoCoMo retrieval, n = {n} questions (4 without usable evidence left out), {elapsed / n * 1000:.2f} ms/query"
+    )
     print(f"| retriever | {' | '.join(f'R@{k}' for k in KS)} |")
     print(f"|---|{'---|' * len(KS)}")
     for name, row in REFERENCE[:3]:

@@ -72,9 +72,36 @@ from memcli.store import Store  # noqa: E402
 AGENTS = ("dev", "qa")
 CATEGORIES = ("decisions", "lessons", "tasks")
 WORDS = (
-    "alpine", "bridge", "cobalt", "delta", "ember", "fjord", "granite", "harbor", "indigo", "juniper",
-    "kettle", "lantern", "meadow", "nickel", "orchid", "pepper", "quarry", "ribbon", "saddle", "timber",
-    "umber", "velvet", "willow", "yarrow", "zephyr", "parser", "cache", "schema", "router", "widget",
+    "alpine",
+    "bridge",
+    "cobalt",
+    "delta",
+    "ember",
+    "fjord",
+    "granite",
+    "harbor",
+    "indigo",
+    "juniper",
+    "kettle",
+    "lantern",
+    "meadow",
+    "nickel",
+    "orchid",
+    "pepper",
+    "quarry",
+    "ribbon",
+    "saddle",
+    "timber",
+    "umber",
+    "velvet",
+    "willow",
+    "yarrow",
+    "zephyr",
+    "parser",
+    "cache",
+    "schema",
+    "router",
+    "widget",
 )
 ENTRY_RE = re.compile(r"\bfzE(\d+)\b")
 MESSAGE_RE = re.compile(r"\bfzM(\d+)\b")
@@ -94,15 +121,45 @@ MEMCLI_TIMEOUT = 60
 
 # Counters printed per trial and in total; the VIOLATIONS must all stay 0.
 INFO = (
-    "entries_added", "edits", "removals", "concurrent_edit_edit", "concurrent_edit_rm", "concurrent_rm_rm",
-    "concurrent_same_edit", "messages_checkpointed", "commits", "amends", "pulls_merge", "pulls_rebase", "pushes",
-    "push_rejected", "side_merge", "side_rebase", "side_cherry_pick", "stashes", "conflict_copies",
-    "summarised_entries", "summarised_twice", "trimmed_messages", "init_changed_tracked",
+    "entries_added",
+    "edits",
+    "removals",
+    "concurrent_edit_edit",
+    "concurrent_edit_rm",
+    "concurrent_rm_rm",
+    "concurrent_same_edit",
+    "messages_checkpointed",
+    "commits",
+    "amends",
+    "pulls_merge",
+    "pulls_rebase",
+    "pushes",
+    "push_rejected",
+    "side_merge",
+    "side_rebase",
+    "side_cherry_pick",
+    "stashes",
+    "conflict_copies",
+    "summarised_entries",
+    "summarised_twice",
+    "trimmed_messages",
+    "init_changed_tracked",
 )
 VIOLATIONS = (
-    "conflicts", "failed_git", "failed_memcli", "dirty_after_pull", "dirty_after_commit", "lost_entries",
-    "stale_texts", "duplicated_entries", "resurrected_removals", "empty_bodies", "lost_messages", "clones_differ",
-    "driver_missing", "hook_errors",
+    "conflicts",
+    "failed_git",
+    "failed_memcli",
+    "dirty_after_pull",
+    "dirty_after_commit",
+    "lost_entries",
+    "stale_texts",
+    "duplicated_entries",
+    "resurrected_removals",
+    "empty_bodies",
+    "lost_messages",
+    "clones_differ",
+    "driver_missing",
+    "hook_errors",
 )
 COUNTERS = INFO + VIOLATIONS
 
@@ -187,8 +244,15 @@ class Clone:
 
 
 class Trial:
-    def __init__(self, seed: int, steps: int, workdir: Path, verbose: bool = False,
-                 compact_often: bool | None = None, b_init: bool | None = None):
+    def __init__(
+        self,
+        seed: int,
+        steps: int,
+        workdir: Path,
+        verbose: bool = False,
+        compact_often: bool | None = None,
+        b_init: bool | None = None,
+    ):
         self.seed, self.steps, self.workdir, self.verbose = seed, steps, Path(workdir), verbose
         self.rng = random.Random(seed)
         # Compaction-heavy trials: tiny caps and every commit compacts (pre-commit hook), so trimmed
@@ -223,9 +287,17 @@ class Trial:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMCLI_", "GIT_"))}
         pythonpath = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
         env.update(
-            PATH=f"{shim}{os.pathsep}{os.environ.get('PATH', '')}", PYTHONPATH=pythonpath, NO_COLOR="1",
-            GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=str(self.workdir / "gitconfig"), GIT_TERMINAL_PROMPT="0",
-            GIT_EDITOR="true", EDITOR="false", VISUAL="", LC_ALL="C", LANG="C",
+            PATH=f"{shim}{os.pathsep}{os.environ.get('PATH', '')}",
+            PYTHONPATH=pythonpath,
+            NO_COLOR="1",
+            GIT_CONFIG_NOSYSTEM="1",
+            GIT_CONFIG_GLOBAL=str(self.workdir / "gitconfig"),
+            GIT_TERMINAL_PROMPT="0",
+            GIT_EDITOR="true",
+            EDITOR="false",
+            VISUAL="",
+            LC_ALL="C",
+            LANG="C",
         )
         return env
 
@@ -246,19 +318,23 @@ class Trial:
     def _run(self, argv: list[str], where: Path, input: str | None, timeout: float) -> subprocess.CompletedProcess:
         start = time.monotonic()
         try:
-            result = subprocess.run(argv, cwd=where, env=self.env, input=input, capture_output=True, text=True,
-                                    timeout=timeout)
+            result = subprocess.run(
+                argv, cwd=where, env=self.env, input=input, capture_output=True, text=True, timeout=timeout
+            )
         except subprocess.TimeoutExpired:
             self._record(where, argv, None, input, time.monotonic() - start)
-            self.violate("failed_git" if argv[0] == "git" else "failed_memcli",
-                         f"{shlex.join(argv)} timed out after {timeout}s in {where.name}")
+            self.violate(
+                "failed_git" if argv[0] == "git" else "failed_memcli",
+                f"{shlex.join(argv)} timed out after {timeout}s in {where.name}",
+            )
             raise TrialAborted("timeout") from None
         display = ["python", "-m", "memcli", *argv[3:]] if argv[0] == sys.executable else argv
         self._record(where, display, result, input, time.monotonic() - start)
         return result
 
-    def git(self, clone: Clone | Path, *args: str, check: bool = True, integrate: bool = False,
-            input: str | None = None) -> subprocess.CompletedProcess:
+    def git(
+        self, clone: Clone | Path, *args: str, check: bool = True, integrate: bool = False, input: str | None = None
+    ) -> subprocess.CompletedProcess:
         """Run git; `integrate` marks commands that merge (a failure there is a conflict)."""
         where = clone.path if isinstance(clone, Clone) else clone
         result = self._run(["git", *args], where, input, GIT_TIMEOUT)
@@ -267,20 +343,29 @@ class Trial:
             if line.startswith("memcli:") and HOOK_TROUBLE.search(line) or "Traceback" in line:
                 self.violate("hook_errors", f"[{getattr(clone, 'name', where.name)}] git {' '.join(args)}: {line}")
         if "CONFLICT" in output or (integrate and result.returncode != 0):
-            self.violate("conflicts", f"[{getattr(clone, 'name', where.name)}] git {' '.join(args)} "
-                                      f"(rc={result.returncode}):\n{output.strip()}")
+            self.violate(
+                "conflicts",
+                f"[{getattr(clone, 'name', where.name)}] git {' '.join(args)} "
+                f"(rc={result.returncode}):\n{output.strip()}",
+            )
             raise TrialAborted("conflict")
         if check and result.returncode != 0:
-            self.violate("failed_git", f"[{getattr(clone, 'name', where.name)}] git {' '.join(args)} "
-                                       f"(rc={result.returncode}):\n{output.strip()}")
+            self.violate(
+                "failed_git",
+                f"[{getattr(clone, 'name', where.name)}] git {' '.join(args)} "
+                f"(rc={result.returncode}):\n{output.strip()}",
+            )
             raise TrialAborted("git failed")
         return result
 
     def memcli(self, clone: Clone, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
         result = self._run([sys.executable, "-m", "memcli", *args], clone.path, input, MEMCLI_TIMEOUT)
         if result.returncode != 0:
-            self.violate("failed_memcli", f"[{clone.name}] memcli {' '.join(args)} (rc={result.returncode}):\n"
-                                          f"{result.stdout}{result.stderr}".strip())
+            self.violate(
+                "failed_memcli",
+                f"[{clone.name}] memcli {' '.join(args)} (rc={result.returncode}):\n"
+                f"{result.stdout}{result.stderr}".strip(),
+            )
             raise TrialAborted("memcli failed")
         return result
 
@@ -316,8 +401,12 @@ class Trial:
         for model in self.entries.values():
             if model.removed or model.wild or model.frozen:
                 continue
-            if all(len(s.get(model.n, [])) == 1 and s[model.n][0][2].body == model.text
-                   and s[model.n][0][:2] == (model.agent, model.category) for s in snaps):
+            if all(
+                len(s.get(model.n, [])) == 1
+                and s[model.n][0][2].body == model.text
+                and s[model.n][0][:2] == (model.agent, model.category)
+                for s in snaps
+            ):
                 out.append(model)
         return out
 
@@ -456,8 +545,12 @@ class Trial:
         """
         unpushed = self.git(clone, "rev-list", "--count", "origin/main..HEAD", check=False)
         parents = self.git(clone, "rev-list", "--parents", "-n", "1", "HEAD").stdout.split()
-        amend = (unpushed.returncode == 0 and unpushed.stdout.strip() not in ("", "0") and len(parents) == 2
-                 and self.rng.random() < 0.4)
+        amend = (
+            unpushed.returncode == 0
+            and unpushed.stdout.strip() not in ("", "0")
+            and len(parents) == 2
+            and self.rng.random() < 0.4
+        )
         self.commit(clone, "memory", amend=amend)
 
     def pull(self, clone: Clone, rebase: bool | None = None) -> None:
@@ -465,11 +558,13 @@ class Trial:
         rebase = self.rng.random() < 0.5 if rebase is None else rebase
         style = self.rng.random() < 0.5  # -c pull.rebase=… or the flag
         if rebase:
-            args = self.rng.choice((
-                ["-c", "pull.rebase=true", "pull", "-q"],
-                ["-c", "pull.rebase=false", "pull", "-q", "--rebase"],
-                ["-c", "pull.rebase=merges", "pull", "-q"],  # keeps local side-branch merges
-            ))
+            args = self.rng.choice(
+                (
+                    ["-c", "pull.rebase=true", "pull", "-q"],
+                    ["-c", "pull.rebase=false", "pull", "-q", "--rebase"],
+                    ["-c", "pull.rebase=merges", "pull", "-q"],  # keeps local side-branch merges
+                )
+            )
             self.counts["pulls_rebase"] += 1
         else:
             args = ["-c", "pull.rebase=false", "pull", "-q", "--no-edit"]
@@ -602,8 +697,16 @@ class Trial:
         self.git(clone, "config", "user.email", f"{clone.name.lower()}@fuzz.invalid")
 
     OPS = (
-        ("op_add", 24), ("op_edit", 12), ("op_rm", 6), ("op_checkpoint", 11), ("op_commit", 11), ("pull", 13),
-        ("push", 9), ("op_side_branch", 5), ("op_stash", 5), ("op_concurrent", 4),
+        ("op_add", 24),
+        ("op_edit", 12),
+        ("op_rm", 6),
+        ("op_checkpoint", 11),
+        ("op_commit", 11),
+        ("pull", 13),
+        ("push", 9),
+        ("op_side_branch", 5),
+        ("op_stash", 5),
+        ("op_concurrent", 4),
     )
 
     def step(self, i: int) -> None:
@@ -628,8 +731,11 @@ class Trial:
 
     def memory_files(self, clone: Clone) -> dict[str, bytes]:
         memory = clone.path / ".memory"
-        return {str(p.relative_to(memory)): p.read_bytes() for p in sorted(memory.rglob("*"))
-                if p.is_file() and ".vault" not in p.relative_to(memory).parts}
+        return {
+            str(p.relative_to(memory)): p.read_bytes()
+            for p in sorted(memory.rglob("*"))
+            if p.is_file() and ".vault" not in p.relative_to(memory).parts
+        }
 
     def check_identical(self, when: str) -> None:
         a, b = self.memory_files(self.a), self.memory_files(self.b)
@@ -645,8 +751,10 @@ class Trial:
         in_summaries: dict[int, int] = {}
         for e in listed:
             if not e["body"].strip():
-                self.violate("empty_bodies", f"[{clone}] {when}: entry {e['id']} ({e['agent']}/{e['category']}) "
-                                             f"has an empty body")
+                self.violate(
+                    "empty_bodies",
+                    f"[{clone}] {when}: entry {e['id']} ({e['agent']}/{e['category']}) has an empty body",
+                )
             if is_summary(e["tags"], e["body"]):
                 for n in set(int(x) for x in ENTRY_RE.findall(e["body"])):
                     summarised.add(n)
@@ -656,8 +764,9 @@ class Trial:
                 found.setdefault(n, []).append(e)
         # Not a loss, so not a violation: both clones capping one category on their own each write a
         # summary of the same older entries, and the merge keeps both.
-        self.counts["summarised_twice"] = max(self.counts["summarised_twice"],
-                                              sum(1 for k in in_summaries.values() if k > 1))
+        self.counts["summarised_twice"] = max(
+            self.counts["summarised_twice"], sum(1 for k in in_summaries.values() if k > 1)
+        )
         conflict_copies = summarised_ok = trimmed_ok = 0
         for model in self.entries.values():
             hits = found.get(model.n, [])
@@ -666,8 +775,10 @@ class Trial:
                 texts = [h["body"] for h in hits]
                 conflict_copies += sum("merge-conflict" in h["tags"] for h in hits)
                 if not any(t in model.acceptable for t in texts) and model.n not in summarised:
-                    self.violate("lost_entries", f"{where}: changed concurrently, none of "
-                                                 f"{sorted(model.acceptable)} present; found {texts}")
+                    self.violate(
+                        "lost_entries",
+                        f"{where}: changed concurrently, none of {sorted(model.acceptable)} present; found {texts}",
+                    )
                 stray = [t for t in texts if t not in model.acceptable]
                 if stray:
                     self.violate("stale_texts", f"{where}: changed concurrently, unexpected texts {stray}")
@@ -676,8 +787,9 @@ class Trial:
                 continue
             if model.removed:
                 if hits:
-                    self.violate("resurrected_removals", f"{where}: removed, but present: "
-                                                         f"{[(h['id'], h['body']) for h in hits]}")
+                    self.violate(
+                        "resurrected_removals", f"{where}: removed, but present: {[(h['id'], h['body']) for h in hits]}"
+                    )
                 continue
             if not hits:
                 if model.n in summarised:
@@ -686,8 +798,9 @@ class Trial:
                     self.violate("lost_entries", f"{where}: expected {model.text!r}, absent")
                 continue
             if len(hits) > 1:
-                self.violate("duplicated_entries", f"{where}: present {len(hits)} times: "
-                                                   f"{[(h['id'], h['body']) for h in hits]}")
+                self.violate(
+                    "duplicated_entries", f"{where}: present {len(hits)} times: {[(h['id'], h['body']) for h in hits]}"
+                )
             if not any(h["body"] == model.text for h in hits):
                 self.violate("stale_texts", f"{where}: expected {model.text!r}, found {[h['body'] for h in hits]}")
             elif any((h["agent"], h["category"]) != (model.agent, model.category) for h in hits):
@@ -702,10 +815,15 @@ class Trial:
                 if m.id in trimmed:
                     trimmed_ok += 1
                 else:
-                    self.violate("lost_messages", f"[{clone}] {when}: message {m.text!r} ({agent}, id {m.id}) "
-                                                  f"not in conversations/{agent}.jsonl")
-        for key, value in (("conflict_copies", conflict_copies), ("summarised_entries", summarised_ok),
-                           ("trimmed_messages", trimmed_ok)):
+                    self.violate(
+                        "lost_messages",
+                        f"[{clone}] {when}: message {m.text!r} ({agent}, id {m.id}) not in conversations/{agent}.jsonl",
+                    )
+        for key, value in (
+            ("conflict_copies", conflict_copies),
+            ("summarised_entries", summarised_ok),
+            ("trimmed_messages", trimmed_ok),
+        ):
             self.counts[key] = max(self.counts[key], value)  # the most seen by any one check
 
     def final(self) -> None:
@@ -741,8 +859,15 @@ def is_summary(tags: list[str], body: str) -> bool:
     return "compacted" in tags and body.startswith("Compacted ")
 
 
-def run_trial(seed: int, steps: int = 40, workdir: Path | str | None = None, verbose: bool = False,
-              keep: bool = False, compact_often: bool | None = None, b_init: bool | None = None) -> TrialResult:
+def run_trial(
+    seed: int,
+    steps: int = 40,
+    workdir: Path | str | None = None,
+    verbose: bool = False,
+    keep: bool = False,
+    compact_often: bool | None = None,
+    b_init: bool | None = None,
+) -> TrialResult:
     """One trial in ``workdir`` (a fresh temporary folder if None; removed afterwards unless ``keep``
     or a violation).  The command log goes to ``<workdir>/commands.log`` when the folder is kept."""
     own = workdir is None
@@ -751,7 +876,16 @@ def run_trial(seed: int, steps: int = 40, workdir: Path | str | None = None, ver
     start = time.monotonic()
     trial = Trial(seed, steps, path, verbose, compact_often, b_init)
     trial.run()
-    result = TrialResult(seed, steps, trial.compact_often, trial.b_init, trial.counts, trial.violations, time.monotonic() - start, workdir=path)
+    result = TrialResult(
+        seed,
+        steps,
+        trial.compact_often,
+        trial.b_init,
+        trial.counts,
+        trial.violations,
+        time.monotonic() - start,
+        workdir=path,
+    )
     if not result.ok or keep or not own:
         result.log_path = path / "commands.log"
         result.log_path.write_text("\n".join(trial.log) + "\n")
@@ -762,25 +896,31 @@ def run_trial(seed: int, steps: int = 40, workdir: Path | str | None = None, ver
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--trials", type=int, default=5, help="how many trials (default 5)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first trial; trial i uses seed+i (default 1)")
     parser.add_argument("--steps", type=int, default=40, help="random steps per trial (default 40)")
     parser.add_argument("--keep", action="store_true", help="keep every trial's folder and command log")
     parser.add_argument("--verbose", action="store_true", help="print every command as it runs")
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--compact-often", dest="compact_often", action="store_true", default=None,
-                      help="every trial compaction-heavy (default: a random third of them)")
-    mode.add_argument("--compact-rarely", dest="compact_often", action="store_false",
-                      help="no compaction-heavy trials")
+    mode.add_argument(
+        "--compact-often",
+        dest="compact_often",
+        action="store_true",
+        default=None,
+        help="every trial compaction-heavy (default: a random third of them)",
+    )
+    mode.add_argument("--compact-rarely", dest="compact_often", action="store_false", help="no compaction-heavy trials")
     args = parser.parse_args(argv)
     totals = dict.fromkeys(COUNTERS, 0)
     failed = []
     start = time.monotonic()
     for i in range(args.trials):
-        result = run_trial(args.seed + i, args.steps, verbose=args.verbose, keep=args.keep,
-                           compact_often=args.compact_often)
+        result = run_trial(
+            args.seed + i, args.steps, verbose=args.verbose, keep=args.keep, compact_often=args.compact_often
+        )
         print(result.line(), flush=True)
         for key in COUNTERS:
             totals[key] += result.counts[key]
@@ -794,8 +934,10 @@ def main(argv: list[str] | None = None) -> int:
     print("  " + ", ".join(f"{k} {totals[k]}" for k in INFO))
     print("  violations: " + ", ".join(f"{k} {totals[k]}" for k in VIOLATIONS))
     if failed:
-        print(f"FAILED: {len(failed)} of {args.trials} trials broke an invariant (seeds "
-              f"{', '.join(str(r.seed) for r in failed)})")
+        print(
+            f"FAILED: {len(failed)} of {args.trials} trials broke an invariant (seeds "
+            f"{', '.join(str(r.seed) for r in failed)})"
+        )
         return 1
     print("OK: every invariant held")
     return 0

@@ -27,9 +27,11 @@ if TYPE_CHECKING:
 
 USAGE = "usage: memcli agent-hook claude-code|cursor|codex [--agent ID]  (reads the agent's hook JSON on stdin)"
 MAX_INPUT = 1 << 20  # a hook's JSON is small; never read without end
+READ_WAIT = 2.0  # seconds to wait for it, at most (an agent that never closes stdin)
 # Claude Code keeps 10,000 characters of a hook's output and puts the rest in a file: the block
 # must fit in that, whatever budget the project configured.
 MAX_BLOCK_TOKENS = 2_300
+MAX_BLOCK_UNITS = 9_500  # and at most this many UTF-16 units
 START_EVENTS = {"SessionStart", "sessionStart"}
 CLOSE_EVENTS = {"SessionEnd", "sessionEnd"}
 SAVE_EVENTS = {"PreCompact", "preCompact", "Stop", "stop"} | CLOSE_EVENTS
@@ -62,7 +64,7 @@ def run(args: list[str], dir_option: str | None) -> int:
         try:
             sys.stdout.write(out)
             sys.stdout.flush()
-        except OSError:  # the agent stopped reading
+        except Exception:  # the agent stopped reading, or gave no stdout at all
             pass
     return 0
 
@@ -86,17 +88,44 @@ def _parse(args: list[str]) -> tuple[str, str]:
             agent = arg.split("=", 1)[1]
         else:
             raise _Skip(f"unknown argument {arg!r}")
+    from memcli.errors import MemcliError
+    from memcli.paths import validate_agent
+
+    try:
+        validate_agent(agent)  # it is printed into the agent's context: only a valid id
+    except MemcliError:
+        raise _Skip("invalid agent id") from None
     return args[0], agent
 
 
 def _payload() -> dict[str, Any]:
+    """The hook's JSON object from stdin: read until end of input, or until what came parses (an
+    agent that keeps stdin open), for at most ``READ_WAIT`` seconds."""
     import json
+    import select
+    import time
 
     if sys.stdin is None or sys.stdin.isatty():
         raise _Skip("no hook JSON on stdin")
-    data = sys.stdin.buffer.read(MAX_INPUT + 1)
-    if len(data) > MAX_INPUT:
-        raise _Skip("hook JSON too large")
+    fd = sys.stdin.fileno()
+    deadline = time.monotonic() + READ_WAIT
+    data = b""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            break  # nothing more within the wait: take what came
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        data += chunk
+        if len(data) > MAX_INPUT:
+            raise _Skip("hook JSON too large")
+        if data.rstrip().endswith(b"}"):
+            try:
+                payload = json.loads(data.decode("utf-8"))
+                break
+            except ValueError:
+                continue  # not all of it yet
     payload = json.loads(data.decode("utf-8"))
     if not isinstance(payload, dict):
         raise _Skip("hook JSON is not an object")
@@ -141,8 +170,13 @@ def _session_start(client: str, agent: str, payload: dict[str, Any], dir_option:
 
     layout = _layout(client, payload, dir_option)
     budget = min(load_config(layout.memory).inject_budget, MAX_BLOCK_TOKENS)
-    sel, _ = inject.build(layout, agent, "", budget, SHORT_GUIDE.format(agent=agent), lambda message: None)
-    block = sel.render()
+    while True:
+        sel, _ = inject.build(layout, agent, "", budget, SHORT_GUIDE.format(agent=agent), lambda message: None)
+        block = sel.render()
+        # Claude Code counts characters as JavaScript does (UTF-16 units): an emoji counts two.
+        if len(block.encode("utf-16-le")) // 2 <= MAX_BLOCK_UNITS or budget <= 100:
+            break
+        budget = budget * 9 // 10
     if not block:
         return ""
     if client == "cursor":
@@ -169,7 +203,7 @@ def _save(client: str, agent: str, payload: dict[str, Any], dir_option: str | No
     if not messages:
         raise _Skip("the transcript holds no messages")
     session = payload.get("session_id") or payload.get("conversation_id")
-    chat_id = session if isinstance(session, str) and session else meta.get("chatId")
+    chat_id = conversations._clean(session)[:200] if isinstance(session, str) and session else meta.get("chatId")
     from memcli.config import load_config
 
     config = load_config(layout.memory)

@@ -51,7 +51,7 @@ def clean_tags(tags: list[str] | None) -> list[str]:
     """Tags as given (a leading '#' dropped); each one word."""
     cleaned = [t.lstrip("#") for t in tags or []]
     for t in cleaned:
-        if not t or any(ch.isspace() for ch in t):
+        if not t or any(ch.isspace() or ord(ch) < 32 for ch in t):
             raise MemcliError(f"invalid tag {t!r}: tags are single words without spaces")
     return cleaned
 
@@ -64,16 +64,22 @@ def parse_id(value: str | int) -> int:
     return int(value)
 
 
-def add(store: Store, agent: str, category: str, text: str, tags: list[str] | None = None,
-        allow_secret: bool = False) -> vault.Entry:
+def add(
+    store: Store, agent: str, category: str, text: str, tags: list[str] | None = None, allow_secret: bool = False
+) -> vault.Entry:
     store.check(agent, category)
     body = require_text(check_text(text))
     check_secrets(body, allow_secret)
     return store.add(agent, category, body, clean_tags(tags))
 
 
-def entries(store: Store, agent: str | None = None, category: str | None = None, tag: str | None = None,
-            limit: int | None = None) -> list[Located]:
+def entries(
+    store: Store,
+    agent: str | None = None,
+    category: str | None = None,
+    tag: str | None = None,
+    limit: int | None = None,
+) -> list[Located]:
     """Entries, newest first, of one agent and category if given, with a tag if given."""
     store.check(agent, category)
     if limit and limit <= HEAD and not tag:
@@ -202,8 +208,9 @@ def first_line(body: str, tags: list[str] | None = None) -> str:
     return " ".join(line.split())
 
 
-def search(store: Store, query: str, agent: str | None = None, category: str | None = None,
-           limit: int | None = None) -> tuple[list[Hit], str | None]:
+def search(
+    store: Store, query: str, agent: str | None = None, category: str | None = None, limit: int | None = None
+) -> tuple[list[Hit], str | None]:
     """The best matches, and a notice to pass on (an index rebuilt, a file skipped), if any."""
     from memcli.index import SearchIndex
 

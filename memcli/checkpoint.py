@@ -51,8 +51,14 @@ def handoff_text(messages: list[dict[str, Any]], count: int, chars: int) -> str:
 
 
 def save(
-    store: Store, agent: str, messages: list[dict[str, Any]], chat_id: str | None = None,
-    model_id: str | None = None, close: bool = False, warn=None, redact: bool = True,
+    store: Store,
+    agent: str,
+    messages: list[dict[str, Any]],
+    chat_id: str | None = None,
+    model_id: str | None = None,
+    close: bool = False,
+    warn=None,
+    redact: bool = True,
 ) -> CheckpointResult:
     """Append new messages, write the checkpoint and, on close, the handoff and extracted insights."""
     store.check(agent)
@@ -70,8 +76,10 @@ def save(
     with store.lock():
         # Check first, write after: every file --close writes into must be readable.  The vault
         # writes come first: if anything fails after them, saving again finds them stored already.
-        known = {c: extract.known_keys(e.body for e in store.read(agent, c))
-                 for c in (("decisions", "lessons") if close else ())}
+        known = {
+            c: extract.known_keys(e.body for e in store.read(agent, c))
+            for c in (("decisions", "lessons") if close else ())
+        }
         handoffs = {e.body for e in store.read(agent, "handoffs")} if close else set()
         if close and messages:
             body = handoff_text(messages, config.handoff_messages, config.handoff_chars)

@@ -106,8 +106,9 @@ def _step_conversations(store: Store, report: CompactReport, dry: bool) -> None:
         atomic_write(layout.state / "processed-messages.json", json.dumps(sorted(processed)), layout.memory)
 
 
-def _compact_conversation(store: Store, agent: str, path, processed: set[str], report: CompactReport,
-                          dry: bool) -> None:
+def _compact_conversation(
+    store: Store, agent: str, path, processed: set[str], report: CompactReport, dry: bool
+) -> None:
     layout, config = store.layout, store.config
     raw = read_inside(path, layout.memory) or b""
     stored = conversations.parse_jsonl(raw)
@@ -117,9 +118,11 @@ def _compact_conversation(store: Store, agent: str, path, processed: set[str], r
             unique.setdefault(m["id"], m)
     jsonl_only = sorted(unique.values(), key=lambda m: (m.get("ts") or 0, m.get("seq") or 0))
     if stored.other:
-        report.problems.append(f"conversations/{agent}.jsonl: kept {len(stored.other)} line"
-                               f"{'s' if len(stored.other) > 1 else ''} that {'are' if len(stored.other) > 1 else 'is'}"
-                               " not a message, as it was")
+        report.problems.append(
+            f"conversations/{agent}.jsonl: kept {len(stored.other)} line"
+            f"{'s' if len(stored.other) > 1 else ''} that {'are' if len(stored.other) > 1 else 'is'}"
+            " not a message, as it was"
+        )
     keep = config.compact_keep_messages
     if len(jsonl_only) > keep:
         old, recent = jsonl_only[:-keep], jsonl_only[-keep:]
@@ -142,8 +145,9 @@ def _compact_conversation(store: Store, agent: str, path, processed: set[str], r
             store.add(agent, "handoffs", body, [COMPACTED, "auto-handoff"])
         processed.update(m["id"] for m in old)
         if not dry:
-            conversations.write_conversation(layout, agent, recent, stored.trimmed | {m["id"] for m in old},
-                                             stored.other)
+            conversations.write_conversation(
+                layout, agent, recent, stored.trimmed | {m["id"] for m in old}, stored.other
+            )
     elif conversations.serialize(jsonl_only, stored.trimmed, stored.other) != raw:
         report.filesNormalised += 1
         report.actions.append(f"tidy conversations/{agent}.jsonl (duplicate or unordered lines)")

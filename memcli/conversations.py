@@ -56,7 +56,10 @@ MAX_TS = 10**14  # milliseconds: beyond the year 5000 a timestamp is garbage
 
 
 def _clean(text: str) -> str:
-    """Text as memcli stores it: lone surrogates (from JSON's "\\ud800") become U+FFFD."""
+    """Text as memcli stores it: lone surrogates (from JSON's "\\ud800") and NUL characters (from
+    "\\u0000", which no vault file may hold) become U+FFFD."""
+    if "\x00" in text:
+        text = text.replace("\x00", "\ufffd")
     try:
         text.encode("utf-8")
         return text
@@ -112,8 +115,14 @@ def normalise_message(raw: Any, where: str) -> dict[str, Any] | None:
         role = inner.get("role") or raw[_TRANSCRIPT_TYPE]
         if not isinstance(text, str) or not text.strip():
             return None
-    elif _TRANSCRIPT_TYPE in raw and role is None and text is None:
-        return None  # another kind of transcript line (a summary, a snapshot): not a message
+    elif (
+        _TRANSCRIPT_TYPE in raw
+        and role is None
+        and (text is None or raw[_TRANSCRIPT_TYPE] not in ("user", "assistant"))
+    ):
+        # Another kind of transcript line: a summary, a snapshot, Claude Code's system notes
+        # ({"type": "system", "subtype": "compact_boundary", "content": ...}) and queue operations.
+        return None
     if not isinstance(role, str) or not isinstance(text, str):
         raise MemcliError(f"{where}: a message needs a string 'role' and a string 'text'")
     role, text = _clean(role), _clean(text)
@@ -306,8 +315,10 @@ def read_stored(layout: Layout, agent: str, warn=None) -> Stored:
     stored = parse_jsonl(data or b"")
     if stored.other and warn:
         count = len(stored.other)
-        warn(f"{path}: {count} line{'s' if count > 1 else ''} that {'are' if count > 1 else 'is'} not a message"
-             " (kept as they are; `memcli compact` reports them)")
+        warn(
+            f"{path}: {count} line{'s' if count > 1 else ''} that {'are' if count > 1 else 'is'} not a message"
+            " (kept as they are; `memcli compact` reports them)"
+        )
     return stored
 
 
@@ -398,7 +409,10 @@ def append_messages(layout: Layout, agent: str, messages: list[dict[str, Any]], 
 
 
 def write_conversation(
-    layout: Layout, agent: str, messages: list[dict[str, Any]], trimmed: set[str] | None = None,
+    layout: Layout,
+    agent: str,
+    messages: list[dict[str, Any]],
+    trimmed: set[str] | None = None,
     other: list[bytes] | None = None,
 ) -> None:
     """Replace an agent's conversation (compaction); call under the memory lock.
@@ -410,8 +424,13 @@ def write_conversation(
     atomic_write(conversation_path(layout, agent), serialize(messages, trimmed, other), layout.memory)
 
 
-def serialize(messages: list[dict[str, Any]], trimmed: set[str] | None = None, other: list[bytes] | None = None) -> bytes:
+def serialize(
+    messages: list[dict[str, Any]], trimmed: set[str] | None = None, other: list[bytes] | None = None
+) -> bytes:
     """A conversation file: the trimmed-id lines, one message a line, then lines that are not messages."""
     stubs = [line_bytes({"id": i, "trimmed": True}) + b"\n" for i in sorted(trimmed or ())]
-    return (b"".join(stubs) + b"".join(line_bytes(m) + b"\n" for m in messages)
-            + b"".join(line + b"\n" for line in other or ()))
+    return (
+        b"".join(stubs)
+        + b"".join(line_bytes(m) + b"\n" for m in messages)
+        + b"".join(line + b"\n" for line in other or ())
+    )

@@ -12,18 +12,53 @@ import re
 from dataclasses import dataclass, field
 
 _I = re.IGNORECASE
-DECISION = [re.compile(p, _I) for p in (
-    r"\bdecidimos\b", r"\bdecidi\b", r"\bdecisão\s+(foi|tomada|de)\b", r"\bchose\s+to\b", r"\bwill\s+use\b",
-    r"\bgoing\s+with\b", r"\boptamos\s+por\b", r"\badotamos\b", r"\bvamos\s+usar\b", r"\bwent\s+with\b",
-    r"\bsettled\s+on\b", r"\bwe\s+decided\b", r"\bwe\s+chose\b", r"\bconclusion:", r"\bconclusão:",
-    r"\brecomenda[çc]ão\b", r"\brecommend(ed|ation)\b", r"\bpropon(ho|emos)\b", r"\bpropose\s+(to|that|we)\b",
-)]
-LESSON = [re.compile(p, _I) for p in (
-    r"\bwe\s+learned\b", r"\blesson:", r"\baprendemos\b", r"\blição:", r"\binsight:", r"\bdescoberta:",
-    r"\bobservação:", r"\bobservacao:", r"\bimportante:", r"\bimportant:", r"\btakeaway", r"\bponto\s+(forte|fraco)",
-    r"\bnote:\s+\S", r"\bcuidado\s+com\b", r"\bo\s+problema\s+era\b", r"\bworkaround", r"\blimitação\b",
-    r"\blimitation\b",
-)]
+DECISION = [
+    re.compile(p, _I)
+    for p in (
+        r"\bdecidimos\b",
+        r"\bdecidi\b",
+        r"\bdecisão\s+(foi|tomada|de)\b",
+        r"\bchose\s+to\b",
+        r"\bwill\s+use\b",
+        r"\bgoing\s+with\b",
+        r"\boptamos\s+por\b",
+        r"\badotamos\b",
+        r"\bvamos\s+usar\b",
+        r"\bwent\s+with\b",
+        r"\bsettled\s+on\b",
+        r"\bwe\s+decided\b",
+        r"\bwe\s+chose\b",
+        r"\bconclusion:",
+        r"\bconclusão:",
+        r"\brecomenda[çc]ão\b",
+        r"\brecommend(ed|ation)\b",
+        r"\bpropon(ho|emos)\b",
+        r"\bpropose\s+(to|that|we)\b",
+    )
+]
+LESSON = [
+    re.compile(p, _I)
+    for p in (
+        r"\bwe\s+learned\b",
+        r"\blesson:",
+        r"\baprendemos\b",
+        r"\blição:",
+        r"\binsight:",
+        r"\bdescoberta:",
+        r"\bobservação:",
+        r"\bobservacao:",
+        r"\bimportante:",
+        r"\bimportant:",
+        r"\btakeaway",
+        r"\bponto\s+(forte|fraco)",
+        r"\bnote:\s+\S",
+        r"\bcuidado\s+com\b",
+        r"\bo\s+problema\s+era\b",
+        r"\bworkaround",
+        r"\blimitação\b",
+        r"\blimitation\b",
+    )
+]
 SKIP = re.compile(
     r"^(\||#{1,6}\s|[`~]{3}|<!--|>|[-*]\s*$|\d+\.\s*$|\*\*"
     r"|(Let me|I'm thinking|I need to|I should|I'll|I'm also)\b"
@@ -32,6 +67,9 @@ SKIP = re.compile(
     r"|(Looking at|Checking|Reading|Searching)\b"
     r"|(Now I|First I|Next I)\b)"
 )
+# One expression for each list: a line is searched once, not once per pattern.
+_ANY_DECISION = re.compile("|".join(f"(?:{p.pattern})" for p in DECISION), _I)
+_ANY_LESSON = re.compile("|".join(f"(?:{p.pattern})" for p in LESSON), _I)
 _NORMALISE = re.compile(r"[^a-z0-9\u00c0-\u024f]+")
 MIN_LENGTH = 30
 
@@ -65,6 +103,8 @@ def extract(messages: list[dict], max_items: int = 10, max_chars: int = 300) -> 
     found = Insights()
     seen: set[str] = set()
     for message in messages:
+        if len(found.decisions) >= max_items and len(found.lessons) >= max_items:
+            break  # both lists are full: the rest of the conversation cannot change them
         if message.get("role") != "agent":
             continue
         fence = None  # inside a fenced code block: the fence's characters
@@ -82,9 +122,9 @@ def extract(messages: list[dict], max_items: int = 10, max_chars: int = 300) -> 
             key = dedupe_key(line)
             if len(key) < 20 or key in seen:
                 continue
-            if any(p.search(line) for p in DECISION):
+            if _ANY_DECISION.search(line):
                 target = found.decisions
-            elif any(p.search(line) for p in LESSON):
+            elif _ANY_LESSON.search(line):
                 target = found.lessons
             else:
                 continue

@@ -50,7 +50,8 @@ class Freshness:
         try:
             with os.scandir(memory) as entries:
                 agents = [
-                    e.name for e in entries
+                    e.name
+                    for e in entries
                     if not e.name.startswith((".", "_")) and e.name != "conversations" and e.is_dir()
                 ]
         except FileNotFoundError:

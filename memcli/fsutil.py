@@ -203,17 +203,21 @@ def read_text(path: Path, within: Path | None = None) -> str | None:
         return None
 
 
-_held: dict[str, tuple[int, int]] = {}  # lock path -> (fd, depth): re-entrant within a process
+_held: dict[tuple[str, int], tuple[int, int]] = {}  # (lock path, thread) -> (fd, depth): re-entrant per thread
 
 
 @contextlib.contextmanager
 def file_lock(path: Path, timeout: float, within: Path | None = None) -> Iterator[None]:
     """An exclusive lock over the memory tree, shared by every memcli process.
 
-    Re-entrant within one process.  Raises LockTimeout after ``timeout`` seconds.  The lock
-    file lives in ``within`` (default: the folder above its own, i.e. ``.memory/``).
+    Re-entrant within one thread; two threads of one process (the MCP server's tool calls) take
+    it in turn, as two processes do (each opens the file: flock locks belong to the opening).
+    Raises LockTimeout after ``timeout`` seconds.  The lock file lives in ``within`` (default:
+    the folder above its own, i.e. ``.memory/``).
     """
-    key = str(path)
+    import threading
+
+    key = (str(path), threading.get_ident())
     if key in _held:
         fd, depth = _held[key]
         _held[key] = (fd, depth + 1)

@@ -159,8 +159,15 @@ def _content(name: str, dirs: list[str], shared: bool) -> str:
     if name == "pre-commit":
         gate = '[ "$status" = 0 ] || exit $status  # the commit is refused already: compact nothing\n'
     fallback = "" if shared else FALLBACK.format(python=shlex.quote(sys.executable), name=name)
-    return TEMPLATE.format(marker=MARKER, purpose=PURPOSE[name], name=name, chain=CHAIN, gate=gate,
-                           dirs=" ".join(shlex.quote(d) for d in dirs), fallback=fallback)
+    return TEMPLATE.format(
+        marker=MARKER,
+        purpose=PURPOSE[name],
+        name=name,
+        chain=CHAIN,
+        gate=gate,
+        dirs=" ".join(shlex.quote(d) for d in dirs),
+        fallback=fallback,
+    )
 
 
 def _block(name: str, dirs: list[str]) -> str:

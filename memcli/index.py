@@ -84,8 +84,19 @@ class Hit:
 
     __slots__ = ("id", "agent", "category", "date", "tags", "body", "score", "snippet", "matches", "related")
 
-    def __init__(self, id: int, agent: str, category: str, date: str, tags: list[str], body: str, score: float,
-                 snippet: str = "", matches: list[str] | None = None, related: bool = False):
+    def __init__(
+        self,
+        id: int,
+        agent: str,
+        category: str,
+        date: str,
+        tags: list[str],
+        body: str,
+        score: float,
+        snippet: str = "",
+        matches: list[str] | None = None,
+        related: bool = False,
+    ):
         self.id, self.agent, self.category, self.date, self.tags = id, agent, category, date, tags
         self.body, self.score, self.snippet, self.matches = body, score, snippet, matches or []
         self.related = related  # found through the entries next to it, not its own words
@@ -170,7 +181,9 @@ class SearchIndex:
             )
         return docs
 
-    def _reindex(self, writer: tv.IndexWriter, manifest: dict[str, Any], keys: list[str], progress: bool = False) -> None:
+    def _reindex(
+        self, writer: tv.IndexWriter, manifest: dict[str, Any], keys: list[str], progress: bool = False
+    ) -> None:
         """Replace the documents of the given files (``agent/.removed`` means all of that agent's)."""
         files: dict[tuple[str, str], None] = {}
         for key in keys:
@@ -191,8 +204,12 @@ class SearchIndex:
         if progress:  # a bar only on a terminal, for large vaults: driven by entries, however many files hold them
             from memcli.output import progress as with_progress
 
-            todo = with_progress(todo, "indexing memory", threshold=PROGRESS_ENTRIES,
-                                 weight=lambda f: reads[f][0].count(b"<!-- id:") + 1 if reads[f] else 1)
+            todo = with_progress(
+                todo,
+                "indexing memory",
+                threshold=PROGRESS_ENTRIES,
+                weight=lambda f: reads[f][0].count(b"<!-- id:") + 1 if reads[f] else 1,
+            )
         for agent, category in todo:
             key = f"{agent}/{category}.md"
             writer.delete_documents_by_term("file", f"{agent}/{category}")
@@ -327,7 +344,10 @@ class SearchIndex:
                         rebuild = True
         except LockTimeout:
             return [key for key in changed if key.endswith(".md") or key == ALL] + [
-                f"{key.split('/')[0]}/{c}.md" for key in changed if key.endswith("/.removed") for c in self.store.categories
+                f"{key.split('/')[0]}/{c}.md"
+                for key in changed
+                if key.endswith("/.removed")
+                for c in self.store.categories
             ]
         if rebuild:
             tmp = self._build(progress)
@@ -427,8 +447,12 @@ class SearchIndex:
                 bonus = WORD_MATCH_WEIGHT * max(_idf(total, found), MIN_IDF)
                 main.append((tv.Occur.Should, tv.Query.const_score_query(held, bonus)))
             distance = min(2, round(len(word) * config.search_fuzzy))
-            if distance and len(word) >= 4 and not any(ch.isdigit() for ch in word) \
-                    and not near_function_word(word, distance):
+            if (
+                distance
+                and len(word) >= 4
+                and not any(ch.isdigit() for ch in word)
+                and not near_function_word(word, distance)
+            ):
                 fuzzy = tv.Query.fuzzy_term_query(self.schema, "body", stem, distance, True, False)
                 near = found or searcher.search(fuzzy, 1, count=True).count
                 if near:
@@ -450,7 +474,12 @@ class SearchIndex:
         return tv.Query.boolean_query(filters) if len(filters) > 1 else query
 
     def search(
-        self, text: str, agent: str | None = None, category: str | None = None, limit: int = 10, fresh: bool = True,
+        self,
+        text: str,
+        agent: str | None = None,
+        category: str | None = None,
+        limit: int = 10,
+        fresh: bool = True,
         neighbours: bool = True,
     ) -> list[Hit]:
         """The best entries for ``text``.  Never fails for the index's sake (see the module's notes)."""
@@ -496,8 +525,9 @@ class SearchIndex:
             return "the search cache was not updated (another memcli process holds the memory lock); answered from the files"
         return None
 
-    def _search_with(self, stale: list[str], text: str, agent: str | None, category: str | None,
-                     limit: int, neighbours: bool = True) -> list[Hit]:
+    def _search_with(
+        self, stale: list[str], text: str, agent: str | None, category: str | None, limit: int, neighbours: bool = True
+    ) -> list[Hit]:
         """Search the disk index, with the stale files answered from an in-memory index of them."""
         if PENDING in stale and self._pending is not None:
             built = tv.Index(self.schema, path=str(self._pending))
@@ -513,8 +543,16 @@ class SearchIndex:
             hits.sort(key=lambda h: h.score, reverse=True)
         return hits[:limit]
 
-    def _search_index(self, index: tv.Index, text: str, agent: str | None, category: str | None, limit: int,
-                      exclude: list[str], neighbours: bool = True) -> list[Hit]:
+    def _search_index(
+        self,
+        index: tv.Index,
+        text: str,
+        agent: str | None,
+        category: str | None,
+        limit: int,
+        exclude: list[str],
+        neighbours: bool = True,
+    ) -> list[Hit]:
         searcher = index.searcher()
         query = self.build_query(text, agent, category, searcher, neighbours)
         if query is None:

@@ -89,6 +89,7 @@ class Selection:
 
     def costs(self) -> dict[str, int]:
         """Tokens of each section's own lines in the block."""
+
         def lines(items: list[Item], prefix: str = "") -> int:
             return tokens("\n".join(prefix + i.text for i in items)) if items else 0
 
@@ -132,8 +133,9 @@ def _one_line(text: str, limit: int = ITEM_CHARS) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def gather(store: Store | None, layout: Layout, agent: str, command: str, instructions: bool | str,
-           warn: Callable[[str], None]) -> Selection:
+def gather(
+    store: Store | None, layout: Layout, agent: str, command: str, instructions: bool | str, warn: Callable[[str], None]
+) -> Selection:
     """Everything the block could hold, before the budget is applied.  Never raises MemcliError."""
     sel = Selection()
     try:
@@ -205,7 +207,7 @@ def gather(store: Store | None, layout: Layout, agent: str, command: str, instru
 
         data = recover(layout, agent, config.checkpoint_max_age_days)
         if data:
-            for m in data["messages"][-config.inject_snapshot_messages:]:
+            for m in data["messages"][-config.inject_snapshot_messages :]:
                 sel.snapshot.append(Item(f"[{m.get('role', 'user')}]: {' '.join(str(m['text']).split())[:100]}"))
 
     guarded("last handoff", handoff)
@@ -327,8 +329,9 @@ def _refill(sel: Selection, name: str, label: str, ranked: list[Item], over) -> 
     sel.cut.extend(f"{label} {item.id}" if item.id else label for item in skipped)
 
 
-def build(layout: Layout, agent: str, command: str, budget: int | None, instructions: bool | str,
-          warn: Callable[[str], None]) -> tuple[Selection, int]:
+def build(
+    layout: Layout, agent: str, command: str, budget: int | None, instructions: bool | str, warn: Callable[[str], None]
+) -> tuple[Selection, int]:
     """The selection for an agent and a command, fitted to the budget; never raises MemcliError."""
     from memcli.config import Config, load_config
     from memcli.paths import validate_agent

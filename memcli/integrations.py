@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,11 +48,14 @@ SHORT_GUIDE = (
 
 @dataclass
 class Change:
-    """One file's new content (None: delete it); ``note`` says what changed, for the user."""
+    """One file's new content (None: delete it); ``note`` says what changed, for the user.
+    ``empty``: a removal left the file with nothing of the user's in it; it goes if setup created
+    it (``.memory/.vault/setup-created.json`` says which), else ``content`` stays."""
 
     path: Path
     content: str | None
     note: str
+    empty: bool = False
 
 
 def guide(agent: str) -> str:
@@ -64,10 +68,14 @@ def hook_command(client: str, agent: str) -> str:
 
 
 def _is_ours(command: object, client: str) -> bool:
+    """Whether a hook command is one setup wrote (exactly its form: a command of the user's that
+    merely starts the same way is the user's)."""
     if not isinstance(command, str):
         return False
-    words = command.split()
-    return words[:3] == [*HOOK_COMMAND.split(), client]
+    return (
+        re.fullmatch(rf"{HOOK_COMMAND} {re.escape(client)}(?: --agent [a-z0-9][a-z0-9._-]*)?", command.strip())
+        is not None
+    )
 
 
 # -- files -------------------------------------------------------------------------------------
@@ -97,38 +105,65 @@ def _read(path: Path) -> str | None:
     except OSError as exc:
         raise MemcliError(f"cannot read {path}: {exc.strerror or exc}; nothing changed") from None
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8")  # a BOM stays: it is written back as it was
     except UnicodeDecodeError:
         raise MemcliError(f"{path} is not UTF-8 text; nothing changed") from None
 
 
-def _read_json(path: Path) -> dict | None:
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON that every reader accepts")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text} is too large to write back")
+    return value
+
+
+def _read_json(path: Path) -> tuple[dict | None, str | None]:
+    """The JSON object in ``path`` (None if there is none) and the file's text."""
     text = _read(path)
     if text is None or not text.strip():
-        return None
+        return None, text
     try:
-        data = json.loads(text)
+        data = json.loads(text.lstrip("\ufeff"), parse_constant=_no_constant, parse_float=_finite)
     except ValueError as exc:
         raise MemcliError(f"{path} is not valid JSON ({exc}); fix it first, nothing changed") from None
+    except RecursionError:
+        raise MemcliError(f"{path} is nested too deeply to be a settings file; nothing changed") from None
     if not isinstance(data, dict):
         raise MemcliError(f"{path} does not hold a JSON object; nothing changed")
-    return data
+    return data, text
 
 
-def _json_text(data: dict) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+def _json_text(data: dict, like: str | None) -> str:
+    """``data`` as JSON, indented as ``like`` (the file's text before) was, with its BOM and final newline."""
+    indent: str | int = 2
+    if like:
+        found = re.search(r"\n([ \t]+)\S", like)
+        if found:
+            indent = found.group(1)
+    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    if like is None or like.endswith("\n"):
+        text += "\n"
+    return ("\ufeff" + text) if like and like.startswith("\ufeff") else text
 
 
-def _change_json(path: Path, before: dict | None, after: dict, label: str) -> Change | None:
-    """The change from ``before`` to ``after``; None when there is none.  An object left empty by
-    a removal is a file setup made: it goes."""
-    if (before or {}) == after and (before is not None or not after):
+def _change_json(
+    path: Path, before: dict | None, after: dict, label: str, like: str | None, empty: dict | None = None
+) -> Change | None:
+    """The change from ``before`` to ``after``; None when there is none.  ``after`` equal to
+    ``empty`` (or {}) holds nothing of the user's: see ``Change.empty``."""
+    if before is not None and before == after:
         return None
-    if not after:
-        return Change(path, None, f"removed {label}")
+    if before is None and not after:
+        return None
+    if after == (empty or {}) and before is not None:
+        return Change(path, _json_text(after, like), f"removed memcli from {label}", empty=True)
     if before is None:
-        return Change(path, _json_text(after), f"created {label}")
-    return Change(path, _json_text(after), f"updated {label}")
+        return Change(path, _json_text(after, like), f"created {label}")
+    return Change(path, _json_text(after, like), f"updated {label}")
 
 
 def _list_of(container: dict, key: str, path: Path) -> list:
@@ -169,7 +204,7 @@ def _hook_groups(root: Path, relative: str, client: str, events: dict, agent: st
     """``{"hooks": {Event: [{"matcher", "hooks": [{"type": "command", "command", "timeout"}]}]}}``
     with memcli's group in each event (or taken out), everything else kept as it was."""
     path = _target(root, relative)
-    before = _read_json(path)
+    before, like = _read_json(path)
     settings = json.loads(json.dumps(before or {}))  # a deep copy to change
     hooks = _object_of(settings, "hooks", path)
     command = hook_command(client, agent)
@@ -197,7 +232,7 @@ def _hook_groups(root: Path, relative: str, client: str, events: dict, agent: st
         settings.pop("hooks", None)
     if before is not None and _same_after_reorder(before, settings):
         return []  # ours were there already, the same: nothing to do (even their place is kept)
-    change = _change_json(path, before, settings, relative)
+    change = _change_json(path, before, settings, relative, like)
     return [change] if change else []
 
 
@@ -236,18 +271,23 @@ CURSOR_RULE = ".cursor/rules/memcli.mdc"
 # transcript (``stop`` after each turn of an interactive session, which ``-p`` mode does not fire;
 # ``sessionEnd`` at the end, with the handoff).
 CURSOR_EVENTS = {"sessionStart": 10, "preCompact": 60, "stop": 60, "sessionEnd": 60}
-MARK = "memcli setup"  # in the comment that marks what setup wrote
+MARK = "memcli setup"  # in the comments that mark what setup wrote
+RULE_MARK = f"<!-- written by `{MARK} cursor`;"  # the rule file's own line: setup owns the file
 
 
 def _cursor(root: Path, agent: str, remove: bool) -> list[Change]:
     changes = []
     path = _target(root, CURSOR_HOOKS)
-    before = _read_json(path)
+    before, like = _read_json(path)
     config = json.loads(json.dumps(before or {}))
     hooks = _object_of(config, "hooks", path)
     command = hook_command("cursor", agent)
     for event, timeout in CURSOR_EVENTS.items():
-        kept = [h for h in _list_of(hooks, event, path) if not (isinstance(h, dict) and _is_ours(h.get("command"), "cursor"))]
+        kept = [
+            h
+            for h in _list_of(hooks, event, path)
+            if not (isinstance(h, dict) and _is_ours(h.get("command"), "cursor"))
+        ]
         if not remove:
             kept.append({"command": command, "timeout": timeout})
         if kept:
@@ -258,15 +298,13 @@ def _cursor(root: Path, agent: str, remove: bool) -> list[Change]:
         config = {"version": config.get("version", 1), **config, "hooks": hooks}
     else:
         config.pop("hooks", None)
-        if set(config) == {"version"}:
-            config = {}
     if before is None or not _same_after_reorder(before, config):
-        change = _change_json(path, before, config, CURSOR_HOOKS)
+        change = _change_json(path, before, config, CURSOR_HOOKS, like, empty={"version": config.get("version", 1)})
         if change:
             changes.append(change)
     rule = _target(root, CURSOR_RULE)
     current = _read(rule)
-    if current is not None and MARK not in current:
+    if current is not None and not any(line.startswith(RULE_MARK) for line in current.splitlines()):
         raise MemcliError(f"{rule} exists and memcli did not write it; move it away first, nothing changed")
     wanted = None if remove else _cursor_rule(agent)
     if current != wanted and not (current is None and wanted is None):
@@ -281,8 +319,7 @@ def _cursor_rule(agent: str) -> str:
         "description: How to read and write this project's memory with memcli\n"
         "alwaysApply: true\n"
         "---\n"
-        f"<!-- written by `{MARK} cursor`; `{MARK} cursor --remove` takes it out -->\n\n"
-        + guide(agent)
+        f"{RULE_MARK} `{MARK} cursor --remove` takes it out -->\n\n" + guide(agent)
     )
 
 
@@ -293,40 +330,44 @@ SECTION_START = f"<!-- {MARK}: start -->"
 SECTION_END = f"<!-- {MARK}: end -->"
 
 
-def _section(text: str, marks: tuple[str, str]) -> tuple[int, int] | None:
-    """Where memcli's marked section lies in ``text`` (with its markers and one newline after)."""
-    start = text.find(marks[0])
-    if start < 0:
-        return None
-    end = text.find(marks[1], start)
-    if end < 0:
-        return None
-    end += len(marks[1])
-    if text.startswith("\n", end):
-        end += 1
-    return start, end
+def _sections(text: str, marks: tuple[str, str], name: str) -> list[tuple[int, int]]:
+    """Where memcli's marked sections lie in ``text``: from a line that is the start marker to the
+    next line that is the end marker, with its line end.  A marker line without its pair is an error."""
+    pattern = re.compile(rf"(?m)^{re.escape(marks[0])}[ \t]*\r?$.*?^{re.escape(marks[1])}[ \t]*(?:\r?\n|\Z)", re.S)
+    spans = [m.span() for m in pattern.finditer(text)]
+    lone = re.compile(rf"(?m)^(?:{re.escape(marks[0])}|{re.escape(marks[1])})[ \t]*\r?$")
+    inside = lambda pos: any(a <= pos < b for a, b in spans)  # noqa: E731
+    if any(not inside(m.start()) for m in lone.finditer(text)):
+        raise MemcliError(f"{name} holds half of memcli's section markers; mend it first, nothing changed")
+    return spans
 
 
 def _with_section(text: str | None, section: str | None, marks: tuple[str, str], name: str) -> str | None:
-    """``text`` with memcli's section put in (at the end, or where it was) or taken out."""
+    """``text`` with memcli's section put in (where the first one was, else at the end; any other
+    copy, as a merge can leave, taken out) or, for ``section`` None, every copy taken out.  None:
+    nothing is left."""
     text = text or ""
-    where = _section(text, marks)
-    if where:
-        head, tail = text[: where[0]], text[where[1] :]
-    else:
-        if marks[0] in text or marks[1] in text:
-            raise MemcliError(f"{name} holds half of memcli's section markers; mend it first, nothing changed")
-        head, tail = text, ""
-    if section is None:
-        if not where:
+    spans = _sections(text, marks, name)
+    newline = "\r\n" if "\r\n" in text else "\n"
+    body = None if section is None else newline.join([marks[0], *section.rstrip().split("\n"), marks[1]]) + newline
+    if not spans:
+        if body is None:
             return text or None
-        result = (head.rstrip("\n") + "\n" + tail.lstrip("\n")) if head.strip() and tail.strip() else head + tail
-        result = result.strip("\n")
-        return result + "\n" if result else None
-    body = f"{marks[0]}\n{section.rstrip()}\n{marks[1]}\n"
-    if where:
-        return head + body + tail
-    return (head.rstrip("\n") + "\n\n" if head.strip() else "") + body
+        if not text.strip():
+            return body
+        head = text if text.endswith("\n") else text + newline
+        return head + newline + body  # a blank line before the section
+    out, pos = [], 0
+    for n, (start, end) in enumerate(spans):
+        out.append(text[pos:start])
+        if n == 0 and body is not None:
+            out.append(body)
+        pos = end
+    out.append(text[pos:])
+    result = "".join(out)
+    if body is None and not text[spans[-1][1] :].strip() and result.endswith(newline * 2):
+        result = result[: -len(newline)]  # the blank line setup put before a section at the end
+    return result if result.strip() else None
 
 
 CODEX_CONFIG = ".codex/config.toml"
@@ -342,11 +383,23 @@ def _codex(root: Path, agent: str, remove: bool) -> list[Change]:
     section = None if remove else "## Project memory (memcli)\n\n" + guide(agent)
     wanted = _with_section(current, section, (SECTION_START, SECTION_END), AGENTS_MD)
     if wanted != current:
-        note = "removed memcli's section from" if section is None else ("created" if current is None else "updated")
-        changes.append(Change(path, wanted, f"{note} {AGENTS_MD}" if wanted is not None else f"removed {AGENTS_MD}"))
+        changes.append(_text_change(path, current, wanted, AGENTS_MD, "memcli's section"))
     changes.extend(_codex_mcp(root, agent, remove))
     changes.extend(_hook_groups(root, CODEX_HOOKS, "codex", CODEX_EVENTS, agent, remove))
     return changes
+
+
+def _text_change(path: Path, current: str | None, wanted: str | None, label: str, what: str) -> Change:
+    if wanted is None:  # nothing but memcli's part was in it
+        return Change(
+            path,
+            current if current is not None and not current.strip() else "",
+            f"removed {what} from {label}",
+            empty=True,
+        )
+    if current is None:
+        return Change(path, wanted, f"created {label}")
+    return Change(path, wanted, f"{'removed' if len(wanted) < len(current) else 'updated'} {what} in {label}")
 
 
 def mcp_toml() -> str:
@@ -367,7 +420,7 @@ def _codex_mcp(root: Path, agent: str, remove: bool) -> list[Change]:
     except tomllib.TOMLDecodeError as exc:
         raise MemcliError(f"{path} is not valid TOML ({exc}); fix it first, nothing changed") from None
     servers = parsed.get("mcp_servers")
-    if isinstance(servers, dict) and "memcli" in servers and _section(current or "", TOML_MARKS) is None:
+    if isinstance(servers, dict) and "memcli" in servers and not _sections(current or "", TOML_MARKS, CODEX_CONFIG):
         if remove:
             return []  # the user's own server entry: not setup's to take out
         raise MemcliError(f"{path} already configures an MCP server named memcli; nothing changed")
@@ -375,12 +428,16 @@ def _codex_mcp(root: Path, agent: str, remove: bool) -> list[Change]:
     if wanted == current:
         return []
     try:
-        tomllib.loads(wanted or "")
-    except tomllib.TOMLDecodeError:
-        raise MemcliError(f"{path}: memcli's MCP table does not fit in it (an inline mcp_servers table?);"
-                          f" add it by hand: codex mcp add memcli -- memcli mcp") from None
-    note = "removed memcli's MCP server from" if remove else ("created" if current is None else "updated")
-    return [Change(path, wanted, f"{note} {CODEX_CONFIG}" if wanted is not None else f"removed {CODEX_CONFIG}")]
+        result = tomllib.loads(wanted or "")
+        ok = remove or result["mcp_servers"]["memcli"] == tomllib.loads(mcp_toml())["mcp_servers"]["memcli"]
+    except (tomllib.TOMLDecodeError, KeyError, TypeError):
+        ok = False
+    if not ok:  # an inline table, an array of tables: the lines would not mean what they say
+        raise MemcliError(
+            f"{path}: memcli's MCP table does not fit in it (mcp_servers is an inline table or an array);"
+            f" add it by hand: codex mcp add memcli -- memcli mcp"
+        )
+    return [_text_change(path, current, wanted, CODEX_CONFIG, "memcli's MCP server")]
 
 
 # -- the plan ----------------------------------------------------------------------------------
@@ -396,23 +453,95 @@ def plan(layout: Layout, client: str, agent: str = DEFAULT_AGENT, remove: bool =
     return SETUPS[client](layout.root, agent, remove)
 
 
-def apply(layout: Layout, changes: list[Change]) -> None:
-    from memcli.fsutil import atomic_write, remove
+CREATED = "setup-created.json"  # in .memory/.vault: the files setup created (a removal may delete them)
 
-    for change in changes:
-        if change.content is None:
-            remove(change.path, layout.root)
-            _remove_empty_dirs(change.path.parent, layout.root)
-        else:
-            atomic_write(change.path, change.content, layout.root)
+
+def setup(
+    layout: Layout, client: str, agent: str = DEFAULT_AGENT, remove: bool = False, lock_timeout: float = 10.0
+) -> list[Change]:
+    """Plan and apply under memcli's lock (two setups at once take turns); the changes made."""
+    from memcli.fsutil import file_lock
+
+    layout.require()
+    with file_lock(layout.lock_path, lock_timeout, layout.memory):
+        changes = plan(layout, client, agent, remove)
+        apply(layout, changes)
+    return changes
+
+
+def _created(layout: Layout) -> set[str]:
+    from memcli.fsutil import read_inside
+
+    try:
+        data = json.loads(read_inside(layout.state / CREATED, layout.memory) or b"[]")
+        return {x for x in data if isinstance(x, str)} if isinstance(data, list) else set()
+    except Exception:  # a cache-like record: unreadable means nothing is known
+        return set()
+
+
+def apply(layout: Layout, changes: list[Change]) -> None:
+    """Write every change, or none: each new content goes to a temporary file beside its target
+    first; only when all of them are written are they renamed into place."""
+    import contextlib
+    import tempfile
+
+    from memcli.fsutil import atomic_write, guard, make_dirs, remove, sync_dir
+
+    root = layout.root
+    created = _created(layout)
+    made: list[Path] = []  # folders made for this run: taken out again if it fails
+    staged: list[tuple[str, Path]] = []
+    deletions: list[Path] = []
+    try:
+        for change in changes:
+            relative = str(change.path.relative_to(root)) if _inside(change.path, root) else str(change.path)
+            if change.content is None or (change.empty and relative in created):
+                deletions.append(change.path)  # setup's own file, or one it created and emptied
+                continue
+            missing = [
+                d for d in [change.path.parent, *change.path.parent.parents] if _inside(d, root) and not d.exists()
+            ]
+            make_dirs(change.path.parent, root)
+            made.extend(sorted(missing, key=lambda d: len(d.parts), reverse=True))
+            guard(change.path, root)
+            fd, tmp = tempfile.mkstemp(prefix=f".{change.path.name}.", suffix=".tmp", dir=change.path.parent)
+            staged.append((tmp, change.path))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write((change.content or "").encode("utf-8"))
+                handle.flush()
+                os.fsync(handle.fileno())
+            mode = change.path.stat().st_mode & 0o777 if change.path.exists() else 0o644
+            os.chmod(tmp, mode)
+            if not change.path.exists() and not change.empty:
+                created.add(relative)
+    except (OSError, MemcliError) as exc:
+        for tmp, _ in staged:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        for folder in made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        if isinstance(exc, MemcliError):
+            raise MemcliError(f"{exc.message}; nothing changed") from None
+        where = getattr(exc, "filename", None) or "the files"
+        raise MemcliError(f"cannot write {where}: {exc.strerror or exc}; nothing changed") from None
+    for tmp, target in staged:
+        os.replace(tmp, target)
+        sync_dir(target.parent)
+    for path in deletions:
+        remove(path, root)
+        created.discard(str(path.relative_to(root)))
+        _remove_empty_dirs(path.parent, root)
+    if changes:
+        with contextlib.suppress(OSError, MemcliError):
+            atomic_write(layout.state / CREATED, json.dumps(sorted(created)), layout.memory)
 
 
 def _remove_empty_dirs(folder: Path, root: Path) -> None:
-    """Folders setup made and a removal left empty (``.claude/``, ``.cursor/rules/``) go too."""
+    """Folders a removal left empty (``.claude/``, ``.cursor/rules/``) go too."""
     while folder != root and _inside(folder, root) and folder.name and not folder.is_symlink():
         try:
             folder.rmdir()
         except OSError:
             return
         folder = folder.parent
-

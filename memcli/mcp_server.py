@@ -9,7 +9,8 @@ writes by the CLI, git or another session are seen at once.  Every result is tex
 plus structured content; a bad call is an MCP tool error (``isError``) and the server goes on.
 """
 
-import os  # no `from __future__ import annotations`: the SDK reads these annotations at run time
+import os
+import re  # no `from __future__ import annotations`: the SDK reads these annotations at run time
 from typing import Annotated, Any, Optional
 
 from memcli.errors import MemcliError
@@ -42,8 +43,9 @@ def build_server(dir_option: str | None = None):
     MCPServer, ToolError, CallToolResult, TextContent, ToolAnnotations = _sdk()
     server = MCPServer("memcli", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     reading = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-    writing = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
-                              open_world_hint=False)
+    writing = ToolAnnotations(
+        read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+    )
 
     def store():
         from memcli.paths import find_layout
@@ -96,7 +98,9 @@ def build_server(dir_option: str | None = None):
     def add(
         agent: Agent,
         category: Category,
-        text: Annotated[str, Field(min_length=1, description="The entry: one fact, a line or two; #hashtags become tags.")],
+        text: Annotated[
+            str, Field(min_length=1, description="The entry: one fact, a line or two; #hashtags become tags.")
+        ],
         tags: Annotated[Optional[list[str]], Field(description="More tags, one word each.")] = None,
     ) -> CallToolResult:
         """Add an entry to an agent's memory and return its id (secrets are refused)."""
@@ -124,20 +128,29 @@ def build_server(dir_option: str | None = None):
     def list_entries(
         agent: OptionalAgent = None,
         category: OptionalCategory = None,
-        limit: Annotated[Optional[int], Field(ge=1, le=1000, description="At most this many entries [default: 20].")] = None,
+        limit: Annotated[
+            Optional[int], Field(ge=1, le=1000, description="At most this many entries [default: 20].")
+        ] = None,
     ) -> CallToolResult:
         """Entries, newest first."""
         from memcli import api
 
-        rows = [api.entry_json(r.agent, r.category, r.entry) for r in api.entries(store(), agent, category, None, limit or 20)]
-        text = "\n".join(f"{r['id']}  {r['agent']}/{r['category']}  {r['date']}  {_first_line(r['body'])}" for r in rows)
+        rows = [
+            api.entry_json(r.agent, r.category, r.entry)
+            for r in api.entries(store(), agent, category, None, limit or 20)
+        ]
+        text = "\n".join(
+            f"{r['id']}  {r['agent']}/{r['category']}  {r['date']}  {_first_line(r['body'])}" for r in rows
+        )
         return result(text or "no entries", {"entries": rows})
 
     @server.tool(annotations=reading)
     @guarded
     def inject(
         agent: Agent,
-        task: Annotated[Optional[str], Field(description="What the agent is asked to do: picks the relevant decisions and lessons.")] = None,
+        task: Annotated[
+            Optional[str], Field(description="What the agent is asked to do: picks the relevant decisions and lessons.")
+        ] = None,
         budget: Annotated[Optional[int], Field(ge=1, le=100_000, description="Token budget [default: 2000].")] = None,
     ) -> CallToolResult:
         """The memory block for an agent and a task: project, last session, relevant decisions and lessons, open
@@ -165,7 +178,38 @@ def _entry_text(row: dict[str, Any]) -> str:
     return f"{head}\n{row['body']}"
 
 
+# A JSON string escape of half a UTF-16 pair (``"\\ud800"``) is valid JSON that the SDK cannot
+# decode: it would drop the request unanswered.  It is read as U+FFFD, as memcli reads such text
+# everywhere else.
+_LONE_SURROGATE = re.compile(
+    r"(?<!\\)\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<![0-9a-fA-F]{2})(?<!\\u[dD][89abAB])(?<!\\)\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+def _clean_line(line: str) -> str:
+    return _LONE_SURROGATE.sub(r"\\ufffd", line) if "\\u" in line else line
+
+
 def serve(dir_option: str | None = None) -> None:
-    server = build_server(dir_option)
+    import io
+    import sys
+
+    server = build_server(dir_option)  # first: without the SDK, it says what to install
+
+    import anyio
+    from mcp.server.stdio import stdio_server
+
     os.environ.setdefault("RUST_BACKTRACE", "0")
-    server.run("stdio")
+
+    class Input(io.TextIOWrapper):
+        def readline(self, size: int = -1) -> str:
+            return _clean_line(super().readline(size))
+
+    async def main() -> None:
+        stdin = anyio.wrap_file(Input(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+        async with stdio_server(stdin=stdin) as (read, write):
+            lowlevel = server._lowlevel_server  # what MCPServer.run("stdio") runs, with this input
+            await lowlevel.run(read, write, lowlevel.create_initialization_options())
+
+    anyio.run(main)

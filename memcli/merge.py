@@ -88,8 +88,10 @@ def merge_entries(base: list[Entry], ours: list[Entry], theirs: list[Entry]) -> 
             result.append(ours_e)
         else:
             result.extend((ours_e, copy_of(theirs_e)))
-            notes.append(f"entry {key[0]} was edited on both sides: kept both, theirs as {result[-1].id}"
-                         f" (tagged #{CONFLICT_TAG})")
+            notes.append(
+                f"entry {key[0]} was edited on both sides: kept both, theirs as {result[-1].id}"
+                f" (tagged #{CONFLICT_TAG})"
+            )
     # Twins left by an earlier copy or merge get ids of their own; the newest-first layout.
     seen: set[int] = set()
     for e in result:
@@ -188,8 +190,10 @@ def merge_bytes(path: str, base: bytes, ours: bytes, theirs: bytes) -> tuple[byt
         return merge_conversation_bytes(base, ours, theirs), []
     from memcli.fsutil import decode_text
 
-    texts = [decode_text(data, version, ValueError) for data, version in zip((base, ours, theirs),
-                                                                             ("base", "ours", "theirs"))]
+    texts = [
+        decode_text(data, version, ValueError)
+        for data, version in zip((base, ours, theirs), ("base", "ours", "theirs"))
+    ]
     merged, notes = merge_vault_text(*texts)
     return merged.encode("utf-8"), notes
 
@@ -232,9 +236,22 @@ def text_merge(base_path: str, ours_path: str, theirs_path: str, marker_size: st
 
     try:
         result = subprocess.run(
-            ["git", "merge-file", f"--marker-size={marker_size}", "-L", "ours", "-L", "base", "-L", "theirs",
-             ours_path, base_path, theirs_path],
-            capture_output=True, timeout=60,
+            [
+                "git",
+                "merge-file",
+                f"--marker-size={marker_size}",
+                "-L",
+                "ours",
+                "-L",
+                "base",
+                "-L",
+                "theirs",
+                ours_path,
+                base_path,
+                theirs_path,
+            ],
+            capture_output=True,
+            timeout=60,
         )
     except (OSError, subprocess.SubprocessError):
         return 1
@@ -252,7 +269,6 @@ def resolve_text(path: str, data: bytes) -> bytes:
         return merge_conversation_bytes(b"", ours, theirs)
     text = data.decode("utf-8")
     return vault.serialize(vault.parse(text)).encode("utf-8")
-
 
 
 # ---------------------------------------------------------------- resolving by hand
@@ -293,7 +309,7 @@ def resolve_all(layout) -> list[tuple[str, str]]:
         memory = os.path.relpath(os.path.realpath(layout.memory), os.path.realpath(top))
         listed = git(top, "ls-files", "-u", "-z", "--", memory)
         unmerged: dict[str, set[str]] = {}
-        for record in (listed.stdout.split("\0") if listed and listed.returncode == 0 else []):
+        for record in listed.stdout.split("\0") if listed and listed.returncode == 0 else []:
             if "\t" in record:
                 info, path = record.split("\t", 1)
                 unmerged.setdefault(path, set()).add(info.split()[-1])

@@ -31,11 +31,24 @@ from memcli.output import progress
 from memcli.store import Store
 
 SECTION_MAP = {
-    "decisões": "decisions", "decisões técnicas": "decisions", "notas de sessão": "lessons",
-    "contexto de projeto": "projects", "contexto": "projects", "aprendizados": "lessons",
-    "preferências do utilizador": "lessons", "preferências do usuário": "lessons", "tarefas": "tasks",
-    "handoffs": "handoffs", "projetos": "projects", "decisions": "decisions", "lessons": "lessons",
-    "tasks": "tasks", "projects": "projects", "findings": "lessons", "notes": "lessons", "context": "projects",
+    "decisões": "decisions",
+    "decisões técnicas": "decisions",
+    "notas de sessão": "lessons",
+    "contexto de projeto": "projects",
+    "contexto": "projects",
+    "aprendizados": "lessons",
+    "preferências do utilizador": "lessons",
+    "preferências do usuário": "lessons",
+    "tarefas": "tasks",
+    "handoffs": "handoffs",
+    "projetos": "projects",
+    "decisions": "decisions",
+    "lessons": "lessons",
+    "tasks": "tasks",
+    "projects": "projects",
+    "findings": "lessons",
+    "notes": "lessons",
+    "context": "projects",
 }
 _SECTION_RE = re.compile(r"^## ", re.M)
 
@@ -50,8 +63,14 @@ class MigrateReport:
     dry_run: bool = False
 
     def to_json(self) -> dict:
-        return {"files": self.files, "entries": self.entries, "conversations": self.conversations,
-                "skipped": self.skipped, "backups": self.backups, "dryRun": self.dry_run}
+        return {
+            "files": self.files,
+            "entries": self.entries,
+            "conversations": self.conversations,
+            "skipped": self.skipped,
+            "backups": self.backups,
+            "dryRun": self.dry_run,
+        }
 
 
 def classify(header: str, categories: tuple[str, ...]) -> str:
@@ -78,8 +97,9 @@ def sections(text: str, categories: tuple[str, ...]) -> list[tuple[str, str]]:
     return out
 
 
-def migrate(store: Store, dry_run: bool = False, sources: list[Path] | None = None,
-            agent: str = "imported") -> MigrateReport:
+def migrate(
+    store: Store, dry_run: bool = False, sources: list[Path] | None = None, agent: str = "imported"
+) -> MigrateReport:
     """Legacy AITEAM-X files, plus memories of other systems: ``sources`` (event or fact JSONL
     files) and ``.agent-memory/history/events.jsonl`` when the repository has one."""
     report = MigrateReport(dry_run=dry_run)
@@ -164,8 +184,13 @@ def _migrate_conversation(store: Store, path: Path, report: MigrateReport, dry_r
 AGENT_MEMORY_EVENTS = ".agent-memory/history/events.jsonl"  # seed 003's active event stream
 EVENT_SIGNALS = {"decisions": "decisions", "gotchas": "lessons", "nextStepHints": "tasks"}
 FACT_SECTIONS = {  # seed 004's sections
-    "decisions": "decisions", "architecture": "projects", "specs": "projects", "recent work": "projects",
-    "constraints": "lessons", "known issues": "lessons", "patterns & conventions": "lessons",
+    "decisions": "decisions",
+    "architecture": "projects",
+    "specs": "projects",
+    "recent work": "projects",
+    "constraints": "lessons",
+    "known issues": "lessons",
+    "patterns & conventions": "lessons",
 }
 _FACT_TEXT_KEYS = ("content", "text", "fact", "body")
 
@@ -191,8 +216,15 @@ def _items_from_event(event: dict) -> list[tuple[str, str, list[str]]]:
 
 
 def _items_from_fact(fact: dict) -> list[tuple[str, str, list[str]]]:
-    if fact.get("archived") or fact.get("supersededBy") or str(fact.get("status", "")).lower() in (
-        "archived", "superseded", "stale",
+    if (
+        fact.get("archived")
+        or fact.get("supersededBy")
+        or str(fact.get("status", "")).lower()
+        in (
+            "archived",
+            "superseded",
+            "stale",
+        )
     ):
         return []  # seed 004 keeps these out of context: so does the import
     text = next((fact[k] for k in _FACT_TEXT_KEYS if isinstance(fact.get(k), str) and fact[k].strip()), None)

@@ -7,9 +7,14 @@ from dataclasses import dataclass
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # The whole block, body included; an unterminated block runs to the end of its base64 lines.
-    ("private key block", re.compile(
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
-        r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|(?:[ \t]*\r?\n?[ \t]*[A-Za-z0-9+/=:,\-]+)*)", re.S)),
+    (
+        "private key block",
+        re.compile(
+            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+            r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|(?:[ \t]*\r?\n?[ \t]*[A-Za-z0-9+/=:,\-]+)*)",
+            re.S,
+        ),
+    ),
     ("AWS access key id", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b")),
     ("GitHub token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{22,}")),
     ("GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}")),
@@ -23,17 +28,51 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("Stripe key", re.compile(r"\b(?:[rs]k|whsec)_(?:live_|test_)?[0-9A-Za-z]{20,}")),
     ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}")),
     ("Google OAuth secret", re.compile(r"\bGOCSPX-[A-Za-z0-9_\-]{20,}|\bya29\.[0-9A-Za-z_\-]{10,}")),
-    ("Azure key", re.compile(r"(?i)\b(?:AccountKey|SharedAccessKey)=[A-Za-z0-9+/]{30,}={0,2}"
-                             r"|\b[A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}\b"
-                             r"|[?&]sig=[A-Za-z0-9%+/]{30,}={0,2}")),
+    (
+        "Azure key",
+        re.compile(
+            r"(?i)\b(?:AccountKey|SharedAccessKey)=[A-Za-z0-9+/]{30,}={0,2}"
+            r"|\b[A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}\b"
+            r"|[?&]sig=[A-Za-z0-9%+/]{30,}={0,2}"
+        ),
+    ),
     ("JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
     # scheme://user:password@host -- the password part is the secret.
     ("credentials in a URL", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@'\"`]*:(?P<value>[^\s@/'\"`]+)@[^\s/]")),
     ("bearer token", re.compile(r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9\-._~+/]{8,}=*)")),
     ("basic auth credentials", re.compile(r"(?i)\bauthorization\s*:\s*basic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})")),
 ]
-_KEY_WORDS = (r"password|passwd|pwd|secret|secret[_-]?key|api[_-]?key|access[_-]?key|access[_-]?token"
-              r"|auth[_-]?token|authtoken|client[_-]?secret|private[_-]?key|token|credentials?")
+# What must appear in a text for each pattern to match: a plain substring test (fast) spares the
+# regular expression on text that cannot hold that kind of secret.  Lower-case needles are looked
+# for in the lower-cased text.
+_NEEDLES: dict[str, tuple[str, ...]] = {
+    "private key block": ("-----BEGIN",),
+    "AWS access key id": ("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"),
+    "GitHub token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "GitLab token": ("glpat-",),
+    "Slack token": ("xox",),
+    "Slack webhook": ("hooks.slack.com",),
+    "Anthropic API key": ("sk-ant-",),
+    "OpenAI-style API key": ("sk-",),
+    "npm token": ("npm_",),
+    "PyPI token": ("pypi-AgE",),
+    "Hugging Face token": ("hf_",),
+    "Stripe key": ("sk_", "rk_", "whsec_"),
+    "Google API key": ("AIza",),
+    "Google OAuth secret": ("GOCSPX-", "ya29."),
+    "Azure key": ("accountkey=", "sharedaccesskey=", "q~", "sig="),
+    "JSON web token": ("eyJ",),
+    "credentials in a URL": ("://",),
+    "bearer token": ("bearer",),
+    "basic auth credentials": ("authorization",),
+}
+_LOWER_NEEDLES = {"Azure key", "bearer token", "basic auth credentials"}
+_KEY_WORD_GATE = re.compile(r"(?i)pass|pwd|secret|key|token|credential")
+
+_KEY_WORDS = (
+    r"password|passwd|pwd|secret|secret[_-]?key|api[_-]?key|access[_-]?key|access[_-]?token"
+    r"|auth[_-]?token|authtoken|client[_-]?secret|private[_-]?key|token|credentials?"
+)
 # `password = "…"`, `API_KEY: …`, `aws_secret_access_key=…`, `//registry/:_authToken=…`: the value is the secret.
 _ASSIGNMENT = re.compile(
     r"(?i)(?<![A-Za-z0-9])[A-Za-z0-9_.\-]*?(?:" + _KEY_WORDS + r")[\"']?"
@@ -47,11 +86,15 @@ _ENV_ASSIGNMENT = re.compile(
     r"""(?:"(?P<dq>[^"\n]+)"|'(?P<sq>[^'\n]+)'|(?P<value>[^\s"'`,;]+))"""
 )
 # A name that ends in a key word after something else: db_password, PGPASSWORD, client_secret, SMTP_PASS.
-_COMPOUND = re.compile(r"(?i)[A-Za-z0-9][_.\-]?(?:password|passwd|pass|pwd|secret|token|api[_-]?key|access[_-]?key"
-                       r"|private[_-]?key|credentials?)$")
+_COMPOUND = re.compile(
+    r"(?i)[A-Za-z0-9][_.\-]?(?:password|passwd|pass|pwd|secret|token|api[_-]?key|access[_-]?key"
+    r"|private[_-]?key|credentials?)$"
+)
 # The secret half of an AWS key pair: 40 characters of base64 with both cases and a digit, next to an AKIA id.
-_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*\d)"
-                         r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])")
+_AWS_SECRET = re.compile(
+    r"(?<![A-Za-z0-9/+])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*\d)"
+    r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])"
+)
 
 
 @dataclass(frozen=True)
@@ -70,21 +113,71 @@ def _placeholder(value: str, strict: bool = False) -> bool:
     plain_word = not strict and value.replace("-", "").replace(" ", "").isalpha() and len(value) < 20
     code = "(" in value or value.endswith(")") or value.startswith(("os.", "process.", "env.", "self.", "config."))
     return (
-        plain_word or code or value[0] in "$<{%[(" or len(set(value.strip("*x.•"))) <= 1
-        or value.lower().startswith(("example", "changeme", "redacted", "your", "none", "null", "true", "false",
-                                     "[redacted", "***"))
+        plain_word
+        or code
+        or value[0] in "$<{%[("
+        or len(set(value.strip("*x.•"))) <= 1
+        or value.lower().startswith(
+            ("example", "changeme", "redacted", "your", "none", "null", "true", "false", "[redacted", "***")
+        )
     )
+
+
+class _Shifted:
+    """A match found in a window of the text, with positions in the whole text."""
+
+    def __init__(self, match: re.Match[str], offset: int):
+        self.match, self.offset = match, offset
+
+    def group(self, name: str | int = 0) -> str | None:
+        return self.match.group(name)
+
+    def start(self, name: str | int = 0) -> int:
+        return self.match.start(name) + self.offset
+
+    def span(self, name: str | int = 0) -> tuple[int, int]:
+        start, end = self.match.span(name)
+        return start + self.offset, end + self.offset
+
+
+def _assignments(text: str) -> list[_Shifted]:
+    """Matches of the assignment patterns, looked for only in windows around lines that name a key
+    word next to ':' or '=' (a window is the line and the next: a value may follow a line break)."""
+    if not _KEY_WORD_GATE.search(text):
+        return []
+    out: list[_Shifted] = []
+    seen: set[tuple[int, int]] = set()
+    lines = text.split("\n")
+    offset = 0
+    for n, line in enumerate(lines):
+        if (
+            "=" in line or ":" in line or (n + 1 < len(lines) and ("=" in lines[n + 1] or ":" in lines[n + 1]))
+        ) and _KEY_WORD_GATE.search(line):
+            window = line if n + 1 >= len(lines) else line + "\n" + lines[n + 1]
+            for pattern in (_ASSIGNMENT, _ENV_ASSIGNMENT):
+                for m in pattern.finditer(window):
+                    shifted = _Shifted(m, offset)
+                    if m.start() < len(line) + 1 and shifted.span() not in seen:
+                        seen.add(shifted.span())
+                        out.append(shifted)
+        offset += len(line) + 1
+    return out
 
 
 def scan(text: str) -> list[Finding]:
     """Everything in ``text`` that looks like a secret, in order of position."""
     found: list[Finding] = []
     taken: list[tuple[int, int]] = []
+    lower = text.lower()
     for kind, pattern in _PATTERNS:
+        haystack = lower if kind in _LOWER_NEEDLES else text
+        if not any(needle in haystack for needle in _NEEDLES[kind]):
+            continue
         for m in pattern.finditer(text):
             start, end = m.span("value") if "value" in pattern.groupindex else m.span()
-            if kind in ("credentials in a URL", "bearer token", "basic auth credentials") \
-                    and _placeholder(m.group("value"), strict=True):
+            if kind in ("credentials in a URL", "bearer token", "basic auth credentials") and _placeholder(
+                m.group("value"), strict=True
+            ):
                 continue
             if kind == "bearer token" and len(m.group("value")) < 20 and not any(c.isdigit() for c in m.group("value")):
                 continue  # "Bearer authentication" is prose; a short token has digits
@@ -96,7 +189,7 @@ def scan(text: str) -> list[Finding]:
             if not any(s < m.end() and m.start() < e for s, e in taken):
                 taken.append(m.span())
                 found.append(Finding("AWS secret access key", m.start(), m.end(), text.count("\n", 0, m.start()) + 1))
-    for m in [*_ASSIGNMENT.finditer(text), *_ENV_ASSIGNMENT.finditer(text)]:
+    for m in _assignments(text):
         group = next(g for g in ("dq", "sq", "value") if m.group(g) is not None)
         start, end = m.span(group)
         name = m.group(0)[: m.start(group) - m.start()].rstrip(" \t:=\"'").lstrip("\"'")

@@ -25,8 +25,13 @@ def checkpoint_path(layout: Layout, agent: str) -> Path:
 
 
 def save_checkpoint(
-    layout: Layout, agent: str, messages: list[dict[str, Any]], keep: int,
-    chat_id: str | None = None, model_id: str | None = None, now_ms: int | None = None,
+    layout: Layout,
+    agent: str,
+    messages: list[dict[str, Any]],
+    keep: int,
+    chat_id: str | None = None,
+    model_id: str | None = None,
+    now_ms: int | None = None,
 ) -> dict[str, Any]:
     data: dict[str, Any] = {
         "agentId": agent,

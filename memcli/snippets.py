@@ -49,9 +49,15 @@ class Matcher:
                 stem = (analyze(word) or [word])[0]
             if stem == term_stem:
                 return True
-            if len(term) >= 4 and distance and not any(ch.isdigit() for ch in term) \
-                    and not near_function_word(term, distance) and (
-                _edit_distance(word, term, distance) <= distance or _edit_distance(stem, term_stem, distance) <= distance
+            if (
+                len(term) >= 4
+                and distance
+                and not any(ch.isdigit() for ch in term)
+                and not near_function_word(term, distance)
+                and (
+                    _edit_distance(word, term, distance) <= distance
+                    or _edit_distance(stem, term_stem, distance) <= distance
+                )
             ):
                 return True
         return False

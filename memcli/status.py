@@ -66,8 +66,11 @@ def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
         else:
             age = sessions.checkpoint_age_ms(data)
             valid = age < store.config.checkpoint_max_age_days * sessions.DAY_MS
-            info["checkpoint"] = {"age_hours": round(age / 3_600_000, 2), "valid": valid,
-                                  "messages": len(data["messages"])}
+            info["checkpoint"] = {
+                "age_hours": round(age / 3_600_000, 2),
+                "valid": valid,
+                "messages": len(data["messages"]),
+            }
     report["index"] = index_status(store)
     report["last_compaction"] = compact.last_run(store)
     root = store.layout.root
@@ -94,9 +97,15 @@ def index_status(store: Store) -> dict[str, Any]:
     if not (folder / "meta.json").is_file() or folder.is_symlink():
         return {"exists": False, "fresh": False, "changed_files": None}
     freshness = Freshness(store.layout, store.categories)
-    manifest = freshness.load_manifest(folder / MANIFEST, {"schema": SCHEMA_VERSION, "categories": list(store.categories)})
+    manifest = freshness.load_manifest(
+        folder / MANIFEST, {"schema": SCHEMA_VERSION, "categories": list(store.categories)}
+    )
     if manifest is None:
         return {"exists": True, "fresh": False, "changed_files": None}
     changed, _ = freshness.changed_files(manifest)
-    return {"exists": True, "fresh": not changed, "changed_files": len(changed),
-            "indexed_files": sum(1 for k in manifest["files"] if k.endswith(".md"))}
+    return {
+        "exists": True,
+        "fresh": not changed,
+        "changed_files": len(changed),
+        "indexed_files": sum(1 for k in manifest["files"] if k.endswith(".md")),
+    }

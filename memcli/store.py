@@ -17,7 +17,17 @@ from pathlib import Path
 from memcli import vault
 from memcli.config import Config, load_config
 from memcli.errors import MemcliError, NotFound, VaultFormatError
-from memcli.fsutil import NotAFile, OutsideMemory, is_inside, atomic_write, decode_text, file_lock, read_inside, read_text, warn
+from memcli.fsutil import (
+    NotAFile,
+    OutsideMemory,
+    is_inside,
+    atomic_write,
+    decode_text,
+    file_lock,
+    read_inside,
+    read_text,
+    warn,
+)
 from memcli.paths import CONVERSATIONS_DIR, Layout, validate_agent, validate_category
 from memcli.vault import Entry
 
@@ -32,6 +42,16 @@ COMPACTED_TAG = "compacted"
 def is_compaction_summary(entry: Entry) -> bool:
     """What ``compact`` wrote to stand for older entries or trimmed messages."""
     return COMPACTED_TAG in entry.tags and entry.body.startswith(("Compacted ", "Session compacted "))
+
+
+def _check_storable(body: str, tags: list[str] | None) -> None:
+    """The last guard of every vault write: no NUL byte (a file holding one cannot be read back),
+    no tag with a space or a control character."""
+    if "\x00" in body:
+        raise MemcliError("the text holds NUL bytes; nothing written")
+    for tag in tags or ():
+        if not tag or any(ch.isspace() or ord(ch) < 32 for ch in tag):
+            raise MemcliError(f"invalid tag {tag!r}: tags are single words without spaces")
 
 
 class Located:
@@ -235,11 +255,16 @@ class Store:
         counts = {"changed": 0, "duplicates": 0, "renumbered": 0, "removed": 0}
 
         def change(visible: list[Entry], current: str, total: int) -> list[Entry] | None:
-            final, dropped, renumbered = self._clean([vault.Entry(e.id, e.date, list(e.tags), e.body, e.marked)
-                                                       for e in visible], renumber=False)
+            final, dropped, renumbered = self._clean(
+                [vault.Entry(e.id, e.date, list(e.tags), e.body, e.marked) for e in visible], renumber=False
+            )
             final.sort(key=vault.newest_first, reverse=True)
-            counts.update(changed=int(vault.serialize(final) != current or renumbered > 0), duplicates=dropped,
-                          renumbered=renumbered, removed=total - len(visible))
+            counts.update(
+                changed=int(vault.serialize(final) != current or renumbered > 0),
+                duplicates=dropped,
+                renumbered=renumbered,
+                removed=total - len(visible),
+            )
             if not counts["changed"] or dry_run:
                 return None
             return final
@@ -247,8 +272,9 @@ class Store:
         self.transform(agent, category, change)
         return counts
 
-    def transform(self, agent: str, category: str,
-                  change: Callable[[list[Entry], str, int], list[Entry] | None]) -> bool:
+    def transform(
+        self, agent: str, category: str, change: Callable[[list[Entry], str, int], list[Entry] | None]
+    ) -> bool:
         """Apply ``change`` to a vault file, preparing it without the lock.
 
         ``change`` gets the file's entries (legacy removals applied), its text and how many
@@ -285,6 +311,7 @@ class Store:
     def add(self, agent: str, category: str, body: str, tags: list[str] | None = None) -> Entry:
         """Append an entry (newest first in the file) and return it with its new id."""
         self.check(agent, category)
+        _check_storable(body, tags)
         tags = vault.merge_tags(tags or [], vault.hashtags(body))
         self.layout.require()
         with self.lock():
@@ -298,6 +325,7 @@ class Store:
         """Replace an entry's body and/or tags.  New text brings its own tags: its #hashtags and
         ``tags``; ``tags`` alone replace the tags and keep the text."""
         self.check(agent)
+        _check_storable(body or "", tags)
         with self.lock():
             located = self.find(agent, entry_id)
             old = located.entry

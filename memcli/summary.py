@@ -79,7 +79,10 @@ class Summaries:
         known = {f"{a}/{c}" for a in self.store.agents() for c in self.store.categories}
         files = {k: v for k, v in self.files.items() if k in known}
         try:
-            atomic_write(self.path, json.dumps({"version": VERSION, "files": files}, separators=(",", ":")),
-                         self.store.layout.memory)
+            atomic_write(
+                self.path,
+                json.dumps({"version": VERSION, "files": files}, separators=(",", ":")),
+                self.store.layout.memory,
+            )
         except Exception:
             pass

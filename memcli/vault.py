@@ -60,8 +60,9 @@ class Entry:
 
     __slots__ = ("id", "date", "tags", "body", "marked")
 
-    def __init__(self, id: int | None, date: str | None, tags: list[str] | None = None, body: str = "",
-                 marked: bool = True):
+    def __init__(
+        self, id: int | None, date: str | None, tags: list[str] | None = None, body: str = "", marked: bool = True
+    ):
         self.id = id
         self.date = date
         self.tags = tags if tags is not None else []
@@ -181,8 +182,12 @@ def _is_special(line: str) -> bool:
     """A line that means something to the parser: marker, header, closer or conflict marker."""
     if not line or line[0] not in "<#-|>=":  # none of them can start otherwise
         return False
-    return bool(MARKER_RE.fullmatch(line) or HEADER_RE.fullmatch(line) or CLOSER_RE.fullmatch(line)
-                or CONFLICT_RE.fullmatch(line))
+    return bool(
+        MARKER_RE.fullmatch(line)
+        or HEADER_RE.fullmatch(line)
+        or CLOSER_RE.fullmatch(line)
+        or CONFLICT_RE.fullmatch(line)
+    )
 
 
 def _escape(line: str) -> str:
@@ -267,9 +272,9 @@ def union(*sides: list[Entry]) -> list[Entry]:
 
 
 def parse(text: str) -> list[Entry]:
-    """Every entry of a vault file, in file order, each with an id.  Never drops text.  CRLF line
-    ends (a file saved on Windows) read as LF."""
-    if "\r" in text:
+    """Every entry of a vault file, in file order, each with an id.  Never drops text.  A file whose
+    every line ends in CRLF (saved on Windows) reads as LF; a carriage return in a body stays."""
+    if "\r\n" in text and text.count("\r\n") == text.count("\n"):  # every line end CRLF: saved on Windows
         text = text.replace("\r\n", "\n")
     sides = split_conflict(text)
     if sides is not None:

@@ -37,7 +37,10 @@ def run(*args: str, cwd: Path, input: str | None = None, env: dict[str, str] | N
 
 def git(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess:
     env = clean_env(
-        GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com"
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@example.com",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@example.com",
     )
     result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=120)
     if check and result.returncode != 0:
@@ -69,7 +72,9 @@ def mem(tmp_path: Path) -> Path:
 def tree(path: Path) -> dict[str, bytes]:
     """Every file below ``path`` with its content (for 'nothing changed' checks)."""
     return {
-        str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file() and ".git/" not in str(p)
+        str(p.relative_to(path)): p.read_bytes()
+        for p in sorted(path.rglob("*"))
+        if p.is_file() and ".git/" not in str(p)
     }
 
 
@@ -77,10 +82,14 @@ def tree(path: Path) -> dict[str, bytes]:
 def lock_held(memory_root: Path):
     """Another process holds memcli's memory lock for the duration."""
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import fcntl,sys,time; f=open(sys.argv[1],'a'); fcntl.flock(f,fcntl.LOCK_EX); print('locked',flush=True); time.sleep(60)",
-         str(memory_root / ".memory" / ".vault" / "lock")],
-        stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import fcntl,sys,time; f=open(sys.argv[1],'a'); fcntl.flock(f,fcntl.LOCK_EX); print('locked',flush=True); time.sleep(60)",
+            str(memory_root / ".memory" / ".vault" / "lock"),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout.readline().strip() == "locked"
@@ -90,14 +99,17 @@ def lock_held(memory_root: Path):
         holder.wait()
 
 
-def run_on_terminal(args: list[str], cwd: Path, env: dict, stream: str = "stdout") -> tuple[subprocess.CompletedProcess, str]:
+def run_on_terminal(
+    args: list[str], cwd: Path, env: dict, stream: str = "stdout"
+) -> tuple[subprocess.CompletedProcess, str]:
     """Run memcli with ``stream`` (stdout or stderr) on a pseudo-terminal; return the result and what it showed."""
     master, slave = os.openpty()
     pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
     pipes[stream] = slave
     try:
-        result = subprocess.run([sys.executable, "-m", "memcli", *args], cwd=cwd, stdin=subprocess.DEVNULL,
-                                env=env, timeout=120, **pipes)
+        result = subprocess.run(
+            [sys.executable, "-m", "memcli", *args], cwd=cwd, stdin=subprocess.DEVNULL, env=env, timeout=120, **pipes
+        )
     finally:
         os.close(slave)
     chunks = []

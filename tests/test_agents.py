@@ -14,17 +14,44 @@ import pytest
 from tests.conftest import FIXTURES, clean_env, lock_held, run, tree
 
 CURSOR_EVENTS = {  # Cursor ignores a hooks.json that names an event it does not know
-    "sessionStart", "sessionEnd", "preToolUse", "postToolUse", "postToolUseFailure", "subagentStart", "subagentStop",
-    "beforeShellExecution", "afterShellExecution", "beforeMCPExecution", "afterMCPExecution", "beforeReadFile",
-    "afterFileEdit", "beforeSubmitPrompt", "preCompact", "stop", "afterAgentResponse", "afterAgentThought",
+    "sessionStart",
+    "sessionEnd",
+    "preToolUse",
+    "postToolUse",
+    "postToolUseFailure",
+    "subagentStart",
+    "subagentStop",
+    "beforeShellExecution",
+    "afterShellExecution",
+    "beforeMCPExecution",
+    "afterMCPExecution",
+    "beforeReadFile",
+    "afterFileEdit",
+    "beforeSubmitPrompt",
+    "preCompact",
+    "stop",
+    "afterAgentResponse",
+    "afterAgentThought",
 }
+
+
+def files(path: Path) -> dict[str, bytes]:
+    """The tree without memcli's cache folder (the lock file appears there on the first write)."""
+    return {k: v for k, v in tree(path).items() if not k.startswith(".memory/.vault/")}
 
 
 def hook(client: str, payload: object, cwd: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run the hook as the agent does: its JSON on stdin, from the project folder."""
     data = payload if isinstance(payload, str) else json.dumps(payload)
-    return subprocess.run([sys.executable, "-m", "memcli", "agent-hook", client, *args], cwd=cwd, input=data,
-                          capture_output=True, text=True, env=env or clean_env(), timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "memcli", "agent-hook", client, *args],
+        cwd=cwd,
+        input=data,
+        capture_output=True,
+        text=True,
+        env=env or clean_env(),
+        timeout=60,
+    )
 
 
 # -- setup: Claude Code --------------------------------------------------------------------------
@@ -74,17 +101,19 @@ def test_setup_claude_code_remove_deletes_what_it_created(mem: Path):
     assert "nothing to remove" in result.stdout
 
 
-@pytest.mark.parametrize("content", ["{not json", "[1, 2]", '{"hooks": []}', '{"hooks": {"SessionStart": {}}}', "\xff\xfe"])
+@pytest.mark.parametrize(
+    "content", ["{not json", "[1, 2]", '{"hooks": []}', '{"hooks": {"SessionStart": {}}}', "\xff\xfe"]
+)
 def test_setup_refuses_settings_it_cannot_read_and_changes_nothing(mem: Path, content: str):
     settings = mem / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_bytes(content.encode("latin-1"))
-    before = tree(mem)
+    before = files(mem)
     result = run("setup", "claude-code", cwd=mem)
     assert result.returncode == 1
     assert result.stderr.startswith("memcli: error: ") and len(result.stderr.splitlines()) == 1
     assert "Traceback" not in result.stderr
-    assert tree(mem) == before
+    assert files(mem) == before
 
 
 def test_setup_never_writes_through_a_symlink_out_of_the_project(mem: Path, tmp_path: Path):
@@ -186,8 +215,14 @@ def test_setup_codex_leaves_an_mcp_server_of_the_users_own(mem: Path):
 
 
 def claude_start(cwd: Path, source: str = "startup") -> dict:
-    return {"session_id": "5d1c0a9e", "transcript_path": str(cwd / "missing.jsonl"), "cwd": str(cwd),
-            "hook_event_name": "SessionStart", "source": source, "model": "claude-sonnet-5"}
+    return {
+        "session_id": "5d1c0a9e",
+        "transcript_path": str(cwd / "missing.jsonl"),
+        "cwd": str(cwd),
+        "hook_event_name": "SessionStart",
+        "source": source,
+        "model": "claude-sonnet-5",
+    }
 
 
 def test_session_start_prints_the_block_within_the_budget(mem: Path, tmp_path: Path):
@@ -212,21 +247,38 @@ def test_session_start_prints_the_block_within_the_budget(mem: Path, tmp_path: P
 
 def test_session_start_for_cursor_is_json_with_additional_context(mem: Path):
     run("add", "dev", "decisions", "Adopt SSE #sse", cwd=mem, check=True)
-    payload = {"conversation_id": "c1", "generation_id": "g1", "model": "m", "hook_event_name": "sessionStart",
-               "cursor_version": "2.4", "workspace_roots": [str(mem)], "user_email": None, "transcript_path": None,
-               "session_id": "c1", "is_background_agent": False, "composer_mode": "agent"}
+    payload = {
+        "conversation_id": "c1",
+        "generation_id": "g1",
+        "model": "m",
+        "hook_event_name": "sessionStart",
+        "cursor_version": "2.4",
+        "workspace_roots": [str(mem)],
+        "user_email": None,
+        "transcript_path": None,
+        "session_id": "c1",
+        "is_background_agent": False,
+        "composer_mode": "agent",
+    }
     result = hook("cursor", payload, Path("/"))
     assert result.returncode == 0 and result.stderr == ""
     assert "Adopt SSE" in json.loads(result.stdout)["additional_context"]
 
 
-@pytest.mark.parametrize("payload", [
-    "", "not json", "[]", '{"hook_event_name": 5}', "\x00\x01",
-    json.dumps({"hook_event_name": "PreCompact", "transcript_path": "/nonexistent/t.jsonl", "session_id": "s"}),
-    json.dumps({"hook_event_name": "SessionEnd", "transcript_path": "/", "session_id": "s", "reason": "other"}),
-    json.dumps({"hook_event_name": "SessionEnd", "transcript_path": None}),
-    json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": "hi"}),
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "",
+        "not json",
+        "[]",
+        '{"hook_event_name": 5}',
+        "\x00\x01",
+        json.dumps({"hook_event_name": "PreCompact", "transcript_path": "/nonexistent/t.jsonl", "session_id": "s"}),
+        json.dumps({"hook_event_name": "SessionEnd", "transcript_path": "/", "session_id": "s", "reason": "other"}),
+        json.dumps({"hook_event_name": "SessionEnd", "transcript_path": None}),
+        json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": "hi"}),
+    ],
+)
 def test_hook_given_bad_input_exits_0_silently(mem: Path, payload: str):
     before = tree(mem)
     result = hook("claude-code", payload, mem)
@@ -244,7 +296,10 @@ def test_hook_with_a_malformed_transcript_or_no_memory_exits_0_silently(mem: Pat
     assert tree(mem) == before
     bare = tmp_path / "bare"
     bare.mkdir()
-    for payload in (claude_start(bare), {"hook_event_name": "SessionEnd", "transcript_path": str(bad), "cwd": str(bare)}):
+    for payload in (
+        claude_start(bare),
+        {"hook_event_name": "SessionEnd", "transcript_path": str(bad), "cwd": str(bare)},
+    ):
         result = hook("claude-code", payload, bare)
         assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
     assert list(bare.iterdir()) == []
@@ -256,7 +311,9 @@ def test_pre_compact_and_session_end_save_the_claude_transcript(mem: Path, tmp_p
     transcript = tmp_path / "session.jsonl"
     transcript.write_bytes((FIXTURES / "claude-code-transcript.jsonl").read_bytes())
     base = {"session_id": "5d1c0a9e", "transcript_path": str(transcript), "cwd": str(mem)}
-    result = hook("claude-code", {**base, "hook_event_name": "PreCompact", "trigger": "auto", "custom_instructions": ""}, mem)
+    result = hook(
+        "claude-code", {**base, "hook_event_name": "PreCompact", "trigger": "auto", "custom_instructions": ""}, mem
+    )
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
     lines = (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines()
     assert lines and all(json.loads(line).get("chatId") == "5d1c0a9e" for line in lines)
@@ -272,11 +329,23 @@ def test_pre_compact_and_session_end_save_the_claude_transcript(mem: Path, tmp_p
 
 def test_a_live_transcript_cut_mid_line_is_saved_up_to_the_cut(mem: Path, tmp_path: Path):
     transcript = tmp_path / "live.jsonl"
-    lines = [json.dumps({"role": "user", "message": {"content": [{"type": "text", "text": "<user_query>\nadd SSE\n</user_query>"}]}}),
-             json.dumps({"role": "assistant", "message": {"content": [{"type": "text", "text": "Adding the SSE endpoint."}]}})]
+    lines = [
+        json.dumps(
+            {"role": "user", "message": {"content": [{"type": "text", "text": "<user_query>\nadd SSE\n</user_query>"}]}}
+        ),
+        json.dumps(
+            {"role": "assistant", "message": {"content": [{"type": "text", "text": "Adding the SSE endpoint."}]}}
+        ),
+    ]
     transcript.write_text("\n".join(lines) + '\n{"role": "assistant", "message": {"con')
-    payload = {"hook_event_name": "stop", "status": "completed", "loop_count": 0, "conversation_id": "c9",
-               "workspace_roots": [str(mem)], "transcript_path": str(transcript)}
+    payload = {
+        "hook_event_name": "stop",
+        "status": "completed",
+        "loop_count": 0,
+        "conversation_id": "c9",
+        "workspace_roots": [str(mem)],
+        "transcript_path": str(transcript),
+    }
     result = hook("cursor", payload, mem)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
     saved = [json.loads(line) for line in (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines()]
@@ -287,24 +356,62 @@ def test_codex_session_files_are_read_without_codex_context(mem: Path, tmp_path:
     rollout = tmp_path / "rollout.jsonl"
     rows = [
         {"timestamp": "2026-05-02T09:00:00Z", "type": "session_meta", "payload": {"id": "th-1", "cwd": str(mem)}},
-        {"timestamp": "2026-05-02T09:00:01Z", "type": "response_item", "payload": {"type": "message", "role": "user",
-         "content": [{"type": "input_text", "text": "<environment_context>\n  <cwd>/x</cwd>\n</environment_context>"}]}},
-        {"timestamp": "2026-05-02T09:00:02Z", "type": "response_item", "payload": {"type": "message", "role": "user",
-         "content": [{"type": "input_text", "text": "fix the flaky login test"}]}},
+        {
+            "timestamp": "2026-05-02T09:00:01Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": "<environment_context>\n  <cwd>/x</cwd>\n</environment_context>"}
+                ],
+            },
+        },
+        {
+            "timestamp": "2026-05-02T09:00:02Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "fix the flaky login test"}],
+            },
+        },
         {"timestamp": "2026-05-02T09:00:03Z", "type": "response_item", "payload": {"type": "reasoning", "summary": []}},
-        {"timestamp": "2026-05-02T09:00:04Z", "type": "response_item", "payload": {"type": "function_call", "name": "shell"}},
+        {
+            "timestamp": "2026-05-02T09:00:04Z",
+            "type": "response_item",
+            "payload": {"type": "function_call", "name": "shell"},
+        },
         {"timestamp": "2026-05-02T09:00:05Z", "type": "event_msg", "payload": {"type": "token_count"}},
-        {"timestamp": "2026-05-02T09:00:06Z", "type": "response_item", "payload": {"type": "message", "role": "assistant",
-         "content": [{"type": "output_text", "text": "The test waited on a real clock; it now uses a fake one."}]}},
+        {
+            "timestamp": "2026-05-02T09:00:06Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "assistant",
+                "content": [
+                    {"type": "output_text", "text": "The test waited on a real clock; it now uses a fake one."}
+                ],
+            },
+        },
     ]
     rollout.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    payload = {"session_id": "th-1", "transcript_path": str(rollout), "cwd": str(mem), "hook_event_name": "Stop",
-               "turn_id": "t1", "stop_hook_active": False, "last_assistant_message": "…"}
+    payload = {
+        "session_id": "th-1",
+        "transcript_path": str(rollout),
+        "cwd": str(mem),
+        "hook_event_name": "Stop",
+        "turn_id": "t1",
+        "stop_hook_active": False,
+        "last_assistant_message": "…",
+    }
     result = hook("codex", payload, mem)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
     saved = [json.loads(line) for line in (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines()]
     assert [(m["role"], m["text"]) for m in saved] == [
-        ("user", "fix the flaky login test"), ("agent", "The test waited on a real clock; it now uses a fake one.")]
+        ("user", "fix the flaky login test"),
+        ("agent", "The test waited on a real clock; it now uses a fake one."),
+    ]
 
 
 def test_a_hook_never_waits_long_for_another_process_holding_the_lock(mem: Path, tmp_path: Path):
@@ -326,8 +433,14 @@ def test_the_hook_block_never_comes_back_into_memory(mem: Path, tmp_path: Path):
     run("add", "dev", "decisions", "Adopt SSE instead of WebSockets #sse", cwd=mem, check=True)
     block = hook("claude-code", claude_start(mem), mem).stdout
     transcript = tmp_path / "t.jsonl"
-    rows = [{"type": "user", "message": {"role": "user", "content": block + "\nnow fix the login redirect"}, "uuid": "u1"},
-            {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]}, "uuid": "a1"}]
+    rows = [
+        {"type": "user", "message": {"role": "user", "content": block + "\nnow fix the login redirect"}, "uuid": "u1"},
+        {
+            "type": "assistant",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]},
+            "uuid": "a1",
+        },
+    ]
     transcript.write_text("".join(json.dumps(r) + "\n" for r in rows))
     hook("claude-code", {"hook_event_name": "SessionEnd", "transcript_path": str(transcript), "cwd": str(mem)}, mem)
     saved = (mem / ".memory" / "conversations" / "dev.jsonl").read_text()
@@ -358,8 +471,15 @@ def test_mcp_over_stdio_with_the_sdk_client(mem: Path):
             assert set(tools["add"].input_schema["required"]) == {"agent", "category", "text"}
             assert tools["search"].input_schema["required"] == ["query"]
 
-            added = await client.call_tool("add", {"agent": "dev", "category": "lessons",
-                                                   "text": "the flux capacitor needs 1.21 gigawatts", "tags": ["physics"]})
+            added = await client.call_tool(
+                "add",
+                {
+                    "agent": "dev",
+                    "category": "lessons",
+                    "text": "the flux capacitor needs 1.21 gigawatts",
+                    "tags": ["physics"],
+                },
+            )
             assert not added.is_error
             new_id = added.structured_content["id"]
             found = await client.call_tool("search", {"query": "flux capacitor"})
@@ -368,8 +488,9 @@ def test_mcp_over_stdio_with_the_sdk_client(mem: Path):
 
             bad = await client.call_tool("add", {"agent": "dev", "category": "lessons"})  # no text
             assert bad.is_error
-            refused = await client.call_tool("add", {"agent": "dev", "category": "lessons",
-                                                     "text": "key AKIAIOSFODNN7EXAMPLE"})
+            refused = await client.call_tool(
+                "add", {"agent": "dev", "category": "lessons", "text": "key AKIAIOSFODNN7EXAMPLE"}
+            )
             assert refused.is_error and "secret" in refused.content[0].text
             wrong = await client.call_tool("add", {"agent": "Bad Agent", "category": "nope", "text": "x"})
             assert wrong.is_error and "invalid agent id" in wrong.content[0].text
@@ -398,7 +519,9 @@ def test_mcp_without_the_sdk_says_what_to_install(mem: Path):
     program = "import sys; sys.modules['mcp'] = None; from memcli.main import main; sys.exit(main(['mcp']))"
     result = subprocess.run([sys.executable, "-c", program], cwd=mem, capture_output=True, text=True, env=clean_env())
     assert result.returncode == 1
-    assert result.stderr == 'memcli: error: memcli mcp needs the MCP Python SDK (version 2): pip install "memcli[mcp]"\n'
+    assert (
+        result.stderr == 'memcli: error: memcli mcp needs the MCP Python SDK (version 2): pip install "memcli[mcp]"\n'
+    )
 
 
 def test_agent_integrations_add_no_start_up_cost_to_search_and_inject(mem: Path):
@@ -407,9 +530,286 @@ def test_agent_integrations_add_no_start_up_cost_to_search_and_inject(mem: Path)
     run("add", "dev", "lessons", "lean start-up", cwd=mem, check=True)
     run("search", "lean", cwd=mem, check=True)
     for args in (["search", "lean"], ["inject", "dev", "lean"]):
-        result = subprocess.run([sys.executable, "-X", "importtime", "-m", "memcli", *args], cwd=mem,
-                                capture_output=True, text=True, env=clean_env())
+        result = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "memcli", *args],
+            cwd=mem,
+            capture_output=True,
+            text=True,
+            env=clean_env(),
+        )
         modules = set(re.findall(r"\|\s+(\S+)\s*$", result.stderr, re.M))
         assert "tantivy" in modules
         heavy = {"mcp", "pydantic", "typer", "orjson", "memcli.integrations", "memcli.agent_hook", "memcli.mcp_server"}
         assert not heavy & modules, args
+
+
+# -- what a hostile tester found, each kept fixed ------------------------------------------------------
+
+
+def test_mcp_adds_in_parallel_are_all_stored(mem: Path):
+    pytest.importorskip("mcp.server.mcpserver", reason="the MCP SDK 2 is in the test extras")
+    import asyncio
+
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=sys.executable, args=["-m", "memcli", "mcp"], cwd=str(mem), env=clean_env())
+
+    async def session() -> tuple[list, set]:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            calls = [
+                client.call_tool("add", {"agent": "dev", "category": "lessons", "text": f"parallel lesson {n}"})
+                for n in range(12)
+            ]
+            return await asyncio.gather(*calls)
+
+    results = asyncio.run(asyncio.wait_for(session(), 120))
+    assert all(not r.is_error for r in results)
+    stored = {e["id"] for e in json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)}
+    assert {r.structured_content["id"] for r in results} <= stored and len(stored) == 12
+
+
+def test_mcp_answers_a_request_holding_half_a_surrogate_pair(mem: Path):
+    """Raw JSON-RPC (the SDK's client cannot even send it): the request is answered, the text kept with U+FFFD."""
+    pytest.importorskip("mcp.server.mcpserver", reason="the MCP SDK 2 is in the test extras")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memcli", "mcp"],
+        cwd=mem,
+        env=clean_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+    def send(text: str) -> None:
+        proc.stdin.write(text.encode() + b"\n")
+        proc.stdin.flush()
+
+    try:
+        send(
+            '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",'
+            ' "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}'
+        )
+        assert json.loads(proc.stdout.readline())["id"] == 1
+        send('{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+        send(
+            '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "add", "arguments":'
+            ' {"agent": "dev", "category": "lessons", "text": "odd \\ud800 text"}}}'
+        )
+        answer = json.loads(proc.stdout.readline())
+        assert answer["id"] == 2 and not answer["result"].get("isError")
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    assert "odd \ufffd text" in (mem / ".memory" / "dev" / "lessons.md").read_text()
+
+
+def test_no_nul_byte_ever_reaches_a_vault_file(mem: Path, tmp_path: Path):
+    run("add", "dev", "handoffs", "an earlier handoff that matters", cwd=mem, check=True)
+    transcript = tmp_path / "nul.jsonl"
+    rows = [
+        {"type": "user", "message": {"role": "user", "content": "fix the build\u0000 please"}, "uuid": "u1"},
+        {
+            "type": "assistant",
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {"type": "text", "text": "We decided to pin the compiler\u0000 version to stop the drift."}
+                ],
+            },
+            "uuid": "a1",
+        },
+    ]
+    transcript.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    hook("claude-code", {"hook_event_name": "SessionEnd", "transcript_path": str(transcript), "cwd": str(mem)}, mem)
+    for path in (mem / ".memory" / "dev").glob("*.md"):
+        assert b"\x00" not in path.read_bytes()
+    listed = run("list", "dev", "--json", cwd=mem, check=True)
+    assert listed.stderr == "" and any("earlier handoff" in e["body"] for e in json.loads(listed.stdout))
+    result = run("add", "dev", "decisions", "x", "--tag", "a\x01b", cwd=mem)
+    assert result.returncode == 1 and "invalid tag" in result.stderr
+
+
+def test_claude_system_and_queue_lines_never_stop_a_save(mem: Path, tmp_path: Path):
+    transcript = tmp_path / "t.jsonl"
+    rows = [
+        {"type": "queue-operation", "operation": "enqueue", "content": "fix the login", "sessionId": "s"},
+        {"type": "system", "subtype": "compact_boundary", "content": "Conversation compacted", "level": "info"},
+        {"type": "system", "content": "API Error: 529", "level": "error"},
+        {"type": "user", "message": {"role": "user", "content": "fix the login redirect"}, "uuid": "u1"},
+        {
+            "type": "assistant",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]},
+            "uuid": "a1",
+        },
+    ]
+    transcript.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    hook("claude-code", {"hook_event_name": "PreCompact", "transcript_path": str(transcript), "cwd": str(mem)}, mem)
+    saved = [
+        json.loads(line)["text"] for line in (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines()
+    ]
+    assert saved == ["fix the login redirect", "Done."]
+    assert run("checkpoint", "dev", str(transcript), cwd=mem).returncode == 0
+
+
+def test_a_hook_whose_stdin_stays_open_answers_and_exits(mem: Path):
+    run("add", "dev", "decisions", "Adopt SSE #sse", cwd=mem, check=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memcli", "agent-hook", "claude-code"],
+        cwd=mem,
+        env=clean_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        proc.stdin.write(json.dumps(claude_start(mem)).encode())
+        proc.stdin.flush()
+        out, err = proc.stdout.read(), proc.stderr.read()  # the hook answers while stdin stays open
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0 and b"Adopt SSE" in out and err == b""
+
+
+@pytest.mark.parametrize("agent", ['x"; rm -rf ~', "../x", "conversations", "Dev"])
+def test_a_hook_with_an_invalid_agent_id_prints_nothing(mem: Path, agent: str):
+    result = hook("claude-code", claude_start(mem), mem, "--agent", agent)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_setup_keeps_what_is_the_users_even_when_it_looks_like_memclis(mem: Path):
+    settings = mem / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    mine = {
+        "hooks": {
+            "SessionStart": [
+                {"hooks": [{"type": "command", "command": "memcli agent-hook claude-code && notify-send started"}]}
+            ]
+        }
+    }
+    settings.write_text(json.dumps(mine))
+    run("setup", "claude-code", cwd=mem, check=True)
+    run("setup", "claude-code", "--remove", cwd=mem, check=True)
+    assert json.loads(settings.read_text()) == mine
+    rule = mem / ".cursor" / "rules" / "memcli.mdc"
+    rule.parent.mkdir(parents=True)
+    rule.write_text("run memcli setup cursor to add hooks\n")
+    assert (
+        run("setup", "cursor", cwd=mem).returncode == 1 and rule.read_text() == "run memcli setup cursor to add hooks\n"
+    )
+    agents_md = mem / "AGENTS.md"
+    run("setup", "codex", cwd=mem, check=True)
+    text = agents_md.read_text()
+    agents_md.write_text(
+        "Note: everything after `<!-- memcli setup: start -->` is generated.\n\n## Mine\n\nNever push to main.\n\n"
+        + text
+    )
+    run("setup", "codex", "--remove", cwd=mem, check=True)
+    assert (
+        agents_md.read_text()
+        == "Note: everything after `<!-- memcli setup: start -->` is generated.\n\n## Mine\n\nNever push to main.\n"
+    )
+
+
+def test_setup_writes_all_or_nothing(mem: Path):
+    (mem / ".cursor").mkdir()
+    (mem / ".cursor" / "rules").write_text("a file where setup needs a folder\n")
+    before = files(mem)
+    result = run("setup", "cursor", cwd=mem)
+    assert result.returncode == 1 and len(result.stderr.splitlines()) == 1 and "nothing changed" in result.stderr
+    assert files(mem) == before
+    assert not list((mem / ".cursor").glob(".*.tmp"))
+
+
+def test_setup_refuses_json_it_could_not_write_back(mem: Path):
+    settings = mem / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    for text in ('{"x": 1e400}', '{"x": NaN}', "[" * 100000 + "]" * 100000):
+        settings.write_text(text)
+        result = run("setup", "claude-code", cwd=mem)
+        assert result.returncode == 1 and len(result.stderr.splitlines()) == 1 and "internal error" not in result.stderr
+        assert settings.read_text() == text
+
+
+def test_remove_restores_what_was_there_before(mem: Path):
+    settings = mem / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('\ufeff{\n    "model": "opus"\n}\n')
+    original = settings.read_bytes()
+    run("setup", "claude-code", cwd=mem, check=True)
+    assert settings.read_text().startswith('\ufeff{\n    "model"')  # its BOM and its indent kept
+    run("setup", "claude-code", "--remove", cwd=mem, check=True)
+    assert json.loads(settings.read_text().lstrip("\ufeff")) == {"model": "opus"}
+    assert settings.read_bytes() == original
+    (mem / ".cursor").mkdir()
+    (mem / ".cursor" / "hooks.json").write_text('{"version": 1}\n')
+    run("setup", "cursor", cwd=mem, check=True)
+    run("setup", "cursor", "--remove", cwd=mem, check=True)
+    assert json.loads((mem / ".cursor" / "hooks.json").read_text()) == {"version": 1}
+    agents_md = mem / "AGENTS.md"
+    run("setup", "codex", cwd=mem, check=True)
+    section = agents_md.read_text()
+    agents_md.write_text("# Ours\n\n" + section + "\nmore of ours\n\n" + section)  # two copies: a merge
+    run("setup", "codex", cwd=mem, check=True)
+    assert agents_md.read_text().count("<!-- memcli setup: start -->") == 1
+    run("setup", "codex", "--remove", cwd=mem, check=True)
+    assert "memcli setup" not in agents_md.read_text() and "more of ours" in agents_md.read_text()
+
+
+def test_setup_codex_refuses_an_mcp_servers_array(mem: Path):
+    config = mem / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('[[mcp_servers]]\nname = "x"\n')
+    result = run("setup", "codex", cwd=mem)
+    assert result.returncode == 1 and "add it by hand" in result.stderr
+    assert config.read_text() == '[[mcp_servers]]\nname = "x"\n' and not (mem / "AGENTS.md").exists()
+
+
+def test_two_setups_at_once_take_turns(mem: Path):
+    for _ in range(6):
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-m", "memcli", "setup", "codex", *extra, "-q"],
+                cwd=mem,
+                env=clean_env(),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+            for extra in ([], ["--remove"])
+        ]
+        for proc in procs:
+            proc.communicate(timeout=60)
+        there = [
+            (mem / "AGENTS.md").exists(),
+            (mem / ".codex" / "config.toml").exists(),
+            (mem / ".codex" / "hooks.json").exists(),
+        ]
+        assert there in ([True] * 3, [False] * 3), there
+
+
+def test_hook_output_fits_claude_codes_limit_in_utf16_units(mem: Path):
+    (mem / ".memory" / "_project.md").write_text("# Project\n\n" + "🚀 launch " * 3000)
+    (mem / ".memory" / "config.toml").write_text("[inject]\nbudget = 50000\n")
+    block = hook("claude-code", claude_start(mem), mem).stdout
+    assert block and len(block.encode("utf-16-le")) // 2 <= 10_000
+
+
+def test_a_hook_without_stdout_or_with_an_odd_session_id_exits_0(mem: Path, tmp_path: Path):
+    program = f"{sys.executable} -m memcli agent-hook claude-code >&-"  # no stdout at all
+    result = subprocess.run(
+        ["bash", "-c", program],
+        cwd=mem,
+        env=clean_env(),
+        input=json.dumps(claude_start(mem)).encode(),
+        stderr=subprocess.PIPE,
+    )
+    assert result.returncode == 0 and result.stderr == b""
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_bytes((FIXTURES / "claude-code-transcript.jsonl").read_bytes())
+    payload = '{"hook_event_name": "SessionEnd", "session_id": "s\\ud800", "transcript_path": "%s", "cwd": "%s"}' % (
+        transcript,
+        mem,
+    )
+    hook("claude-code", payload, mem)
+    assert json.loads(run("recover", "dev", "--json", cwd=mem, check=True).stdout)["chatId"] == "s\ufffd"

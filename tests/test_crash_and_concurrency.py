@@ -28,8 +28,10 @@ for i in range(int(sys.argv[3])):
 def test_concurrent_writers_with_an_index_lose_nothing(mem: Path):
     Store(Layout(mem)).add("dev", "lessons", "seed lesson about queues")
     run("search", "queues", cwd=mem, check=True)  # the index exists: every add updates it
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(mem), str(w), "10"], stderr=subprocess.PIPE, text=True)
-             for w in range(4)]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(mem), str(w), "10"], stderr=subprocess.PIPE, text=True)
+        for w in range(4)
+    ]
     errors = [p.communicate(timeout=180)[1] for p in procs]
     assert all(p.returncode == 0 for p in procs), errors
     hits = json.loads(run("search", "queues", "--limit", "100", "--json", cwd=mem, check=True).stdout)
@@ -65,8 +67,9 @@ def test_kill_9_at_any_point_never_breaks_search_or_inject(tmp_path: Path):
     A few of bench/crash_trials.py's trials (its 100-trial runs are quoted in bench/RESULTS.md)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("memcli_bench_crash_trials",
-                                                  Path(__file__).resolve().parent.parent / "bench" / "crash_trials.py")
+    spec = importlib.util.spec_from_file_location(
+        "memcli_bench_crash_trials", Path(__file__).resolve().parent.parent / "bench" / "crash_trials.py"
+    )
     trials = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(trials)
     problems: list[str] = []
@@ -115,7 +118,9 @@ def test_readers_never_wait_and_still_see_a_hand_added_entry(mem: Path):
         result = run("search", "caching", "--json", cwd=mem, check=True)
         assert time.monotonic() - started < 2.5, "a search does not wait for the lock"
         assert sorted(h["body"] for h in json.loads(result.stdout)) == [
-            "A hand-written lesson about caching layers.", "an indexed lesson about caching"]
+            "A hand-written lesson about caching layers.",
+            "an indexed lesson about caching",
+        ]
         assert "cache was not updated" in result.stderr
         block = run("inject", "dev", "caching layers", cwd=mem, check=True).stdout
         assert "hand-written lesson" in block
@@ -138,14 +143,21 @@ def test_search_and_add_during_a_long_compaction(mem: Path):
     """compact prepares each file without the lock: a search answers at once, an add gets in."""
     for agent in ("dev", "qa", "ops", "web"):
         for c, category in enumerate(("decisions", "lessons", "projects")):
-            entries = [vault.Entry(1_700_000_000_000 + c * 1_000_000 + i, None, [], f"{agent} {category} {i} about queues")
-                       for i in range(4000)]
+            entries = [
+                vault.Entry(1_700_000_000_000 + c * 1_000_000 + i, None, [], f"{agent} {category} {i} about queues")
+                for i in range(4000)
+            ]
             path = mem / ".memory" / agent / f"{category}.md"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(vault.serialize(entries))
     run("search", "queues", cwd=mem, check=True)
-    compactor = subprocess.Popen([sys.executable, "-m", "memcli", "compact", "--json"], cwd=mem,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    compactor = subprocess.Popen(
+        [sys.executable, "-m", "memcli", "compact", "--json"],
+        cwd=mem,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(1.0)
     assert compactor.poll() is None, "compaction still running: the test needs it to take a while"
     started = time.monotonic()
@@ -184,8 +196,14 @@ def test_an_unreadable_vault_file_is_reported_and_the_rest_is_compacted(mem: Pat
         store.add("dev", "lessons", f"lesson {i}")
     bad = mem / ".memory" / "dev" / "decisions.md"
     bad.write_bytes(b"\xff\xfe not utf-8 \x00")
-    run("checkpoint", "dev", "-", cwd=mem, check=True,
-        input=json.dumps([{"role": "user" if i % 2 == 0 else "agent", "text": f"m{i}"} for i in range(30)]))
+    run(
+        "checkpoint",
+        "dev",
+        "-",
+        cwd=mem,
+        check=True,
+        input=json.dumps([{"role": "user" if i % 2 == 0 else "agent", "text": f"m{i}"} for i in range(30)]),
+    )
     result = run("compact", cwd=mem)
     assert result.returncode == 0 and "decisions.md" in result.stderr and "internal error" not in result.stderr
     assert bad.read_bytes() == b"\xff\xfe not utf-8 \x00", "left exactly as it was"
@@ -250,13 +268,20 @@ def test_a_flipped_byte_in_any_index_file_heals(mem: Path):
 def test_a_rebuild_holds_no_lock_while_it_builds(mem: Path):
     """The index is built without the lock and swapped in under it: an add never waits for a rebuild."""
     for agent in ("a1", "a2", "a3", "a4", "a5", "a6"):
-        entries = [vault.Entry(1_700_000_000_000 + i, None, [], f"{agent} entry {i} about queues and retries")
-                   for i in range(6000)]
+        entries = [
+            vault.Entry(1_700_000_000_000 + i, None, [], f"{agent} entry {i} about queues and retries")
+            for i in range(6000)
+        ]
         path = mem / ".memory" / agent / "lessons.md"
         path.parent.mkdir(parents=True)
         path.write_text(vault.serialize(entries))
-    searcher = subprocess.Popen([sys.executable, "-m", "memcli", "search", "queues", "--json", "--limit", "3"],
-                                cwd=mem, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    searcher = subprocess.Popen(
+        [sys.executable, "-m", "memcli", "search", "queues", "--json", "--limit", "3"],
+        cwd=mem,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(0.3)
     added = run("add", "dev", "lessons", "added during the rebuild about queues", cwd=mem)
     add_done = searcher.poll() is None  # the add finished while the rebuild was still going

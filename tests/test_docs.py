@@ -39,7 +39,9 @@ def test_man_page_covers_every_command_and_option():
 
 @pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed on this machine")
 def test_man_page_renders_without_warnings():
-    result = subprocess.run(["groff", "-man", "-ww", "-z", str(ROOT / "man" / "memcli.1")], capture_output=True, text=True)
+    result = subprocess.run(
+        ["groff", "-man", "-ww", "-z", str(ROOT / "man" / "memcli.1")], capture_output=True, text=True
+    )
     assert result.returncode == 0 and result.stderr == ""
 
 
@@ -75,14 +77,21 @@ def test_fish_completion(mem: Path):
     env = clean_env(PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
 
     def complete(line: str) -> list[str]:
-        out = subprocess.run(["fish", "--no-config", "-c", f"source {script}; complete -C '{line}'"],
-                             cwd=mem, capture_output=True, text=True, env=env).stdout
+        out = subprocess.run(
+            ["fish", "--no-config", "-c", f"source {script}; complete -C '{line}'"],
+            cwd=mem,
+            capture_output=True,
+            text=True,
+            env=env,
+        ).stdout
         return [row.split("\t")[0] for row in out.splitlines()]
 
     assert complete("memcli se") == ["search", "setup"]
     assert complete("memcli add ") == ["dev"]
     assert "--budget" in complete("memcli inject dev --b")
-    assert complete("memcli inject dev x --format ") == ["json", "text"] or complete("memcli inject dev x --format ") == ["text", "json"]
+    assert complete("memcli inject dev x --format ") == ["json", "text"] or complete(
+        "memcli inject dev x --format "
+    ) == ["text", "json"]
 
 
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed on this machine")
@@ -110,14 +119,29 @@ def _populated(mem: Path) -> None:
     store = Store(Layout(mem))
     store.add("dev", "decisions", "Adopt SSE for streaming #sse")
     store.add("dev", "tasks", "- [ ] ship it")
-    run("checkpoint", "dev", "-", cwd=mem, check=True,
-        input=json.dumps([{"role": "user", "text": "hi"}, {"role": "assistant", "text": "hello"}]))
+    run(
+        "checkpoint",
+        "dev",
+        "-",
+        cwd=mem,
+        check=True,
+        input=json.dumps([{"role": "user", "text": "hi"}, {"role": "assistant", "text": "hello"}]),
+    )
 
 
 def test_no_escape_codes_on_a_pipe_or_with_no_color(mem: Path):
     _populated(mem)
-    commands = [["list"], ["status"], ["search", "streaming"], ["show", "_project"], ["inject", "dev", "sse"],
-                ["recover", "dev"], ["compact", "--dry-run"], ["--help"], ["search", "--help"]]
+    commands = [
+        ["list"],
+        ["status"],
+        ["search", "streaming"],
+        ["show", "_project"],
+        ["inject", "dev", "sse"],
+        ["recover", "dev"],
+        ["compact", "--dry-run"],
+        ["--help"],
+        ["search", "--help"],
+    ]
     with_no_color = clean_env(TERM="xterm-256color")
     piped_only = {k: v for k, v in with_no_color.items() if k != "NO_COLOR"}
     for args in commands:
@@ -139,12 +163,30 @@ def test_colour_on_a_terminal_unless_no_color(mem: Path):
 
 JSON_SHAPES = {
     ("status", "--json"): {"root", "agents", "totals", "index", "last_compaction", "git"},
-    ("search", "streaming", "--json"): {"id", "agent", "category", "date", "tags", "score", "snippet", "matches", "body"},
+    ("search", "streaming", "--json"): {
+        "id",
+        "agent",
+        "category",
+        "date",
+        "tags",
+        "score",
+        "snippet",
+        "matches",
+        "body",
+    },
     ("list", "--json"): {"id", "agent", "category", "date", "tags", "body"},
     ("recover", "dev", "--json"): {"agentId", "savedAt", "messages", "ageHours"},
     ("inject", "dev", "sse", "--format", "json"): {"agent", "command", "budget", "tokens", "block", "sections", "cut"},
-    ("compact", "--dry-run", "--json"): {"timestamp", "checkpointsCleaned", "conversationsTrimmed", "vaultEntriesMerged",
-                                         "indexRebuilt", "legacyFilesCleaned", "dryRun", "actions"},
+    ("compact", "--dry-run", "--json"): {
+        "timestamp",
+        "checkpointsCleaned",
+        "conversationsTrimmed",
+        "vaultEntriesMerged",
+        "indexRebuilt",
+        "legacyFilesCleaned",
+        "dryRun",
+        "actions",
+    },
     ("migrate", "--dry-run", "--json"): {"files", "entries", "conversations", "skipped", "dryRun"},
 }
 
@@ -207,4 +249,14 @@ def test_ruff_finds_nothing():
 
     ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
     result = subprocess.run([ruff, "check", str(ROOT)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_leaves_everything_as_it_is():
+    """The code is formatted as `ruff format` (configured in pyproject.toml) writes it."""
+    import shutil
+    import subprocess
+
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    result = subprocess.run([ruff, "format", "--check", str(ROOT)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr

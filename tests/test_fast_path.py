@@ -71,19 +71,38 @@ CASES = {
     ],
     "rm": [["dev", "1", "2", "3"], ["1"], ["dev", "1", "--yes"], ["-y", "dev", "1"], [], ["dev", "1", "--force"]],
     "done": [["dev", "17"], ["17"], ["dev", "17", "login", "-q"], ["dev", "17", "a", "b"], []],
-    "list": [[], ["dev"], ["dev", "-c", "tasks", "-t", "sse", "-n", "5", "--json"], ["-n", "0"], ["a", "b"],
-             ["--limit", "x"], ["dev", "--dir", "/tmp"]],
+    "list": [
+        [],
+        ["dev"],
+        ["dev", "-c", "tasks", "-t", "sse", "-n", "5", "--json"],
+        ["-n", "0"],
+        ["a", "b"],
+        ["--limit", "x"],
+        ["dev", "--dir", "/tmp"],
+    ],
     "show": [["dev", "17"], ["17", "--json"], ["_project"], ["dev", "17", "18"], []],
-    "checkpoint": [["dev"], ["dev", "-"], ["dev", "s.json", "--chat-id", "c", "--model-id", "m", "--close"],
-                   ["dev", "-", "--json", "-q", "--allow-secret"], [], ["dev", "a", "b"], ["dev", "--chat-id"]],
+    "checkpoint": [
+        ["dev"],
+        ["dev", "-"],
+        ["dev", "s.json", "--chat-id", "c", "--model-id", "m", "--close"],
+        ["dev", "-", "--json", "-q", "--allow-secret"],
+        [],
+        ["dev", "a", "b"],
+        ["dev", "--chat-id"],
+    ],
     "recover": [["dev"], ["dev", "--json"], [], ["dev", "x"]],
     "compact": [[], ["--dry-run", "--if-due", "--json", "-q"], ["-n"], ["x"]],
-    "migrate": [[], ["--dry-run"], ["--from", "a.jsonl", "--from", "b.jsonl", "-a", "dev"], ["--json"],
-                ["--from"], ["x"]],
+    "migrate": [
+        [],
+        ["--dry-run"],
+        ["--from", "a.jsonl", "--from", "b.jsonl", "-a", "dev"],
+        ["--json"],
+        ["--from"],
+        ["x"],
+    ],
     "resolve": [[], ["--json"], ["x"]],
     "status": [[], ["dev"], ["dev", "--json"], ["a", "b"]],
-    "setup": [["claude-code"], ["cursor", "--agent", "fe", "--remove", "-q"], ["codex", "-a", "x"], [],
-              ["a", "b"]],
+    "setup": [["claude-code"], ["cursor", "--agent", "fe", "--remove", "-q"], ["codex", "-a", "x"], [], ["a", "b"]],
     "mcp": [[], ["x"], ["--dir", "/tmp"]],
 }
 
@@ -143,7 +162,10 @@ def _imported(args: list[str], cwd: Path) -> set[str]:
 
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "memcli", *args],
-        cwd=cwd, capture_output=True, text=True, env=clean_env(),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=clean_env(),
     )
     return {m.group(1).split(".")[0] for m in re.finditer(r"\|\s+(\S+)\s*$", result.stderr, re.M)}
 

@@ -50,8 +50,19 @@ def test_two_branches_merge_without_conflict_and_lose_nothing(repo: Path):
         git("checkout", "-qb", branch, cwd=repo)
         for i in range(3):
             run("add", "dev", "decisions", f"branch {branch} decision {i} about {word}", cwd=repo, check=True)
-        run("checkpoint", "dev", "-", cwd=repo, check=True, input=json.dumps(
-            [{"role": "user", "text": f"branch {branch} question"}, {"role": "agent", "text": f"branch {branch} answer"}]))
+        run(
+            "checkpoint",
+            "dev",
+            "-",
+            cwd=repo,
+            check=True,
+            input=json.dumps(
+                [
+                    {"role": "user", "text": f"branch {branch} question"},
+                    {"role": "agent", "text": f"branch {branch} answer"},
+                ]
+            ),
+        )
         git("add", "-A", cwd=repo)
         git("commit", "-qm", branch, cwd=repo)
     merge = git("merge", "-q", "--no-edit", "a", cwd=repo, check=False)
@@ -59,7 +70,10 @@ def test_two_branches_merge_without_conflict_and_lose_nothing(repo: Path):
     assert "CONFLICT" not in merge.stdout
     text = (repo / ".memory" / "dev" / "decisions.md").read_text()
     bodies = sorted(e.body for e in vault.parse(text))
-    expected = sorted(["base decision"] + [f"branch {b} decision {i} about {w}" for b, w in (("a", "alpaca"), ("b", "bison")) for i in range(3)])
+    expected = sorted(
+        ["base decision"]
+        + [f"branch {b} decision {i} about {w}" for b, w in (("a", "alpaca"), ("b", "bison")) for i in range(3)]
+    )
     assert bodies == expected
     texts = {m["text"] for m in conversation(repo)}
     assert texts == {"branch a question", "branch a answer", "branch b question", "branch b answer"}
@@ -101,7 +115,9 @@ def test_users_hook_still_runs_and_memcli_failure_never_fails_git(tmp_path: Path
     git("init", "-q", "-b", "main", cwd=repo)
     hooks = repo / ".git" / "hooks"
     hooks.mkdir(exist_ok=True)
-    (hooks / "post-merge").write_text('#!/bin/sh\necho "user hook ran" >> "$(git rev-parse --show-toplevel)/hook.log"\n')
+    (hooks / "post-merge").write_text(
+        '#!/bin/sh\necho "user hook ran" >> "$(git rev-parse --show-toplevel)/hook.log"\n'
+    )
     (hooks / "post-merge").chmod(0o755)
     (hooks / "post-checkout").write_text("#!/bin/sh\nexit 0\n")
     (hooks / "post-checkout").chmod(0o755)
@@ -151,7 +167,11 @@ def _messages(n: int, tag: str) -> list[dict]:
     out = []
     for i in range(n):
         if i % 2:
-            text = f"We decided to use approach number {i} for the {tag} pipeline going forward." if i % 4 == 1 else f"answer {i} {tag}"
+            text = (
+                f"We decided to use approach number {i} for the {tag} pipeline going forward."
+                if i % 4 == 1
+                else f"answer {i} {tag}"
+            )
             out.append({"role": "agent", "text": text})
         else:
             out.append({"role": "user", "text": f"question {i} {tag}"})
@@ -164,7 +184,9 @@ def test_compact_steps_and_idempotence(repo: Path):
         store.add("dev", "lessons", f"lesson number {i} " + "x" * 250)
     store.add("dev", "tasks", "- [ ] keep me open")
     run("checkpoint", "dev", "-", cwd=repo, input=json.dumps(_messages(30, "etl")), check=True)
-    save_checkpoint(Layout(repo), "old", [{"role": "user", "text": "x"}], 50, now_ms=int(time.time() * 1000) - 8 * DAY_MS)
+    save_checkpoint(
+        Layout(repo), "old", [{"role": "user", "text": "x"}], 50, now_ms=int(time.time() * 1000) - 8 * DAY_MS
+    )
     (repo / ".memory" / ".vault" / "checkpoints" / "bad.json").write_text("{")
     dry = json.loads(run("compact", "--dry-run", "--json", cwd=repo, check=True).stdout)
     assert dry["checkpointsCleaned"] == 2 and dry["conversationsTrimmed"] == 1 and dry["vaultEntriesMerged"] == 15
@@ -182,8 +204,14 @@ def test_compact_steps_and_idempotence(repo: Path):
     decisions = store.read("dev", "decisions")
     assert len(decisions) == 1 and decisions[0].body.startswith("- We decided to use approach number 1 ")
     log = json.loads((repo / ".memory" / ".vault" / "compact-log.json").read_text())
-    assert set(log) >= {"timestamp", "checkpointsCleaned", "conversationsTrimmed", "vaultEntriesMerged",
-                        "indexRebuilt", "legacyFilesCleaned"}
+    assert set(log) >= {
+        "timestamp",
+        "checkpointsCleaned",
+        "conversationsTrimmed",
+        "vaultEntriesMerged",
+        "indexRebuilt",
+        "legacyFilesCleaned",
+    }
     git("add", "-A", cwd=repo)
     git("commit", "-qm", "compacted", cwd=repo)
     before = tracked(repo)
@@ -234,19 +262,31 @@ def test_migrate_flat_files_and_conversations_twice(repo: Path):
     memory = repo / ".memory"
     (memory / "dev.md").write_text(LEGACY)
     (memory / "conversations").mkdir(exist_ok=True)
-    (memory / "conversations" / "dev.json").write_text(json.dumps(
-        {"agentId": "dev", "savedAt": "2026-03-15T23:04:23.463Z",
-         "messages": [{"role": "user", "text": "olá"}, {"role": "agent", "text": "oi"}]}))
+    (memory / "conversations" / "dev.json").write_text(
+        json.dumps(
+            {
+                "agentId": "dev",
+                "savedAt": "2026-03-15T23:04:23.463Z",
+                "messages": [{"role": "user", "text": "olá"}, {"role": "agent", "text": "oi"}],
+            }
+        )
+    )
     dry = json.loads(run("migrate", "--dry-run", "--json", cwd=repo, check=True).stdout)
-    assert dry["entries"] == {"dev/lessons": 4, "dev/decisions": 1, "dev/tasks": 1} and dry["conversations"] == {"dev": 2}
+    assert dry["entries"] == {"dev/lessons": 4, "dev/decisions": 1, "dev/tasks": 1} and dry["conversations"] == {
+        "dev": 2
+    }
     assert (memory / "dev.md").exists()
     run("migrate", cwd=repo, check=True)
     store = Store(Layout(repo))
     assert [e.body for e in store.read("dev", "decisions")] == ["Usamos SSE em vez de WebSockets."]
     assert store.read("dev", "tasks")[0].body == "- [ ] migrar o login"
     lessons = {e.body for e in store.read("dev", "lessons")}
-    assert lessons == {"# Dev agent memory\n\nRemember to run the linters before pushing.", "The proxy buffers responses. #nginx",
-                       "Sessão longa sobre o login.", "Falls back to lessons."}
+    assert lessons == {
+        "# Dev agent memory\n\nRemember to run the linters before pushing.",
+        "The proxy buffers responses. #nginx",
+        "Sessão longa sobre o login.",
+        "Falls back to lessons.",
+    }
     assert [m["text"] for m in conversation(repo)] == ["olá", "oi"]
     assert (memory / "dev.md.bak").exists() and not (memory / "dev.md").exists()
     git("add", "-A", cwd=repo)
@@ -267,11 +307,28 @@ def test_status_reports_git(repo: Path):
 
 
 EVENTS = [
-    {"id": "e1", "sourceId": "s1", "createdAt": "2026-05-01T10:00:00Z", "contentHash": "h1", "summary": "tool run",
-     "signals": {"decisions": ["Use pnpm workspaces for the monorepo"], "gotchas": ["Vite needs --host inside Docker"],
-                 "nextStepHints": ["Add the e2e smoke test"], "keyPaths": ["apps/web"], "validationObservations": []}},
-    {"id": "e2", "sourceId": "s2", "createdAt": "2026-05-02T10:00:00Z", "contentHash": "h2", "summary": "session",
-     "signals": {"decisions": ["use pnpm workspaces for the monorepo."], "gotchas": [], "nextStepHints": []}},
+    {
+        "id": "e1",
+        "sourceId": "s1",
+        "createdAt": "2026-05-01T10:00:00Z",
+        "contentHash": "h1",
+        "summary": "tool run",
+        "signals": {
+            "decisions": ["Use pnpm workspaces for the monorepo"],
+            "gotchas": ["Vite needs --host inside Docker"],
+            "nextStepHints": ["Add the e2e smoke test"],
+            "keyPaths": ["apps/web"],
+            "validationObservations": [],
+        },
+    },
+    {
+        "id": "e2",
+        "sourceId": "s2",
+        "createdAt": "2026-05-02T10:00:00Z",
+        "contentHash": "h2",
+        "summary": "session",
+        "signals": {"decisions": ["use pnpm workspaces for the monorepo."], "gotchas": [], "nextStepHints": []},
+    },
 ]
 FACTS = [
     {"id": "f1", "section": "Decisions", "content": "Postgres is the only datastore", "confidence": 0.9},
@@ -290,8 +347,10 @@ def test_migrate_imports_other_memory_systems_once(repo: Path, tmp_path: Path):
     report = json.loads(run("migrate", "--from", str(facts), "--agent", "dev", "--json", cwd=repo, check=True).stdout)
     assert report["entries"] == {"dev/decisions": 2, "dev/lessons": 2, "dev/tasks": 1, "dev/projects": 1}
     store = Store(Layout(repo))
-    assert {e.body for e in store.read("dev", "decisions")} == {"Use pnpm workspaces for the monorepo",
-                                                                 "Postgres is the only datastore"}
+    assert {e.body for e in store.read("dev", "decisions")} == {
+        "Use pnpm workspaces for the monorepo",
+        "Postgres is the only datastore",
+    }
     assert store.read("dev", "tasks")[0].body == "- [ ] Add the e2e smoke test"
     assert "known-issues" in next(e for e in store.read("dev", "lessons") if "importer" in e.body).tags
     before = tracked(repo) | {str(p): p.read_bytes() for p in (repo / ".memory").rglob("*.md")}

@@ -43,8 +43,18 @@ def test_random_histories_lose_nothing(tmp_path: Path, seed: int, compact_often:
     result = merge_fuzz.run_trial(seed, steps=25, workdir=tmp_path, compact_often=compact_often, b_init=b_init)
     if not result.ok:
         commands = [x for x in result.log_path.read_text().splitlines() if not x.startswith("    |")]
-        pytest.fail("\n".join([result.line(), *result.violations, f"every command and its output: {result.log_path}",
-                                "last commands:", *commands[-25:]]), pytrace=False)
+        pytest.fail(
+            "\n".join(
+                [
+                    result.line(),
+                    *result.violations,
+                    f"every command and its output: {result.log_path}",
+                    "last commands:",
+                    *commands[-25:],
+                ]
+            ),
+            pytrace=False,
+        )
     counts = result.counts
     # the trial did what it is for: the model saw writes, and both clones integrated each other's work
     assert counts["entries_added"] > 0 and counts["messages_checkpointed"] > 0

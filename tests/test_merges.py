@@ -22,8 +22,13 @@ BIN = str(Path(sys.executable).parent)
 
 def gitx(*args: str, cwd: Path, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
     """git with memcli on PATH (so installed hooks and the merge driver run it)."""
-    full = clean_env(PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}", GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@x",
-                     GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@x")
+    full = clean_env(
+        PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}",
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@x",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@x",
+    )
     full.update(env or {})
     result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=full, timeout=60)
     if check and result.returncode != 0:
@@ -78,7 +83,9 @@ def clone(origin: Path, name: str, init: bool = True) -> Path:
 
 
 # ---------------------------------------------------------------- the issue's scenario
-@pytest.mark.parametrize("how", ["merge-main-into-branch", "merge-branch-into-main", "rebase", "pull-rebase", "pull-merge"])
+@pytest.mark.parametrize(
+    "how", ["merge-main-into-branch", "merge-branch-into-main", "rebase", "pull-rebase", "pull-merge"]
+)
 def test_rm_and_add_against_add_keeps_both_new_entries(origin: Path, how: str):
     a = clone(origin, "a")
     old = add(a, "the OLD decision that branch A removes")
@@ -288,8 +295,9 @@ PRE_COMMIT_CONFIG = """repos:
 
 def pre_commit(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     full = clean_env(PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}", PRE_COMMIT_HOME=str(cwd.parent / "pc-home"))
-    result = subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=cwd, capture_output=True, text=True,
-                            env=full, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "pre_commit", *args], cwd=cwd, capture_output=True, text=True, env=full, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     return result
 
@@ -306,8 +314,11 @@ def test_hooks_coexist_with_pre_commit_in_either_order(tmp_path: Path, order: st
     own.parent.mkdir(exist_ok=True)
     own.write_text('#!/bin/sh\necho user-checkout >> "$(git rev-parse --show-toplevel)/hook.log"\n')
     own.chmod(0o755)
-    steps = {"memcli-first": ["memcli", "pre-commit"], "pre-commit-first": ["pre-commit", "memcli"],
-             "memcli-pre-commit-memcli": ["memcli", "pre-commit", "memcli"]}[order]
+    steps = {
+        "memcli-first": ["memcli", "pre-commit"],
+        "pre-commit-first": ["pre-commit", "memcli"],
+        "memcli-pre-commit-memcli": ["memcli", "pre-commit", "memcli"],
+    }[order]
     for step in steps:
         if step == "memcli":
             run("init", cwd=repo, check=True)
@@ -406,16 +417,22 @@ def test_a_note_appended_by_hand_is_its_own_entry_and_touch_changes_no_id(tmp_pa
     with path.open("a") as handle:
         handle.write("\nRemember: the staging database is read-only on Fridays.\n")
     listed = json.loads(run("list", "dev", "--json", cwd=repo, check=True).stdout)
-    assert sorted(e["body"] for e in listed) == ["Remember: the staging database is read-only on Fridays.",
-                                                 "a decision made with memcli"]
+    assert sorted(e["body"] for e in listed) == [
+        "Remember: the staging database is read-only on Fridays.",
+        "a decision made with memcli",
+    ]
     note_id = next(e["id"] for e in listed if e["body"].startswith("Remember"))
     os.utime(path, (1, 1))  # touch to another time
     hits = json.loads(run("search", "staging database", "--json", cwd=repo, check=True).stdout)
     assert hits[0]["id"] == note_id
     os.utime(path, None)
-    assert json.loads(run("show", "dev", str(note_id), "--json", cwd=repo, check=True).stdout)["body"].startswith("Remember")
+    assert json.loads(run("show", "dev", str(note_id), "--json", cwd=repo, check=True).stdout)["body"].startswith(
+        "Remember"
+    )
     add(repo, "a later decision")  # memcli rewrites the file: the note keeps its id
-    assert json.loads(run("show", "dev", str(note_id), "--json", cwd=repo, check=True).stdout)["body"].startswith("Remember")
+    assert json.loads(run("show", "dev", str(note_id), "--json", cwd=repo, check=True).stdout)["body"].startswith(
+        "Remember"
+    )
     run("edit", "dev", str(note_id), "Remember: staging is read-only on Fridays and Saturdays.", cwd=repo, check=True)
     shown = json.loads(run("show", "dev", str(note_id), "--json", cwd=repo, check=True).stdout)
     assert shown["body"].endswith("Saturdays.") and shown["date"][:2] == "20"
@@ -423,8 +440,13 @@ def test_a_note_appended_by_hand_is_its_own_entry_and_touch_changes_no_id(tmp_pa
 
 # ---------------------------------------------------------------- the merge itself, as a property
 _texts = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=30)
-_bodies = st.lists(st.one_of(_texts, st.sampled_from(["---", "", "<<<<<<< x", "=======", "<!-- id:5 -->"])),
-                   min_size=1, max_size=4).map("\n".join).filter(lambda b: b.strip())
+_bodies = (
+    st.lists(
+        st.one_of(_texts, st.sampled_from(["---", "", "<<<<<<< x", "=======", "<!-- id:5 -->"])), min_size=1, max_size=4
+    )
+    .map("\n".join)
+    .filter(lambda b: b.strip())
+)
 
 
 @st.composite
@@ -543,11 +565,14 @@ def test_init_upgrades_what_memcli_0_1_installed(tmp_path: Path):
     gitx("init", "-q", "-b", "main", cwd=repo)
     (repo / ".gitattributes").write_text(
         "*.png binary\n# memcli: memory files merge by union, so entries and messages from both sides are kept\n"
-        ".memory/*/*.md merge=union\n.memory/*/.removed merge=union\n.memory/conversations/*.jsonl merge=union\n")
+        ".memory/*/*.md merge=union\n.memory/*/.removed merge=union\n.memory/conversations/*.jsonl merge=union\n"
+    )
     hooks = repo / ".git" / "hooks"
     hooks.mkdir(exist_ok=True)
     (hooks / "post-merge").write_text(V01_HOOK)
-    (hooks / "post-merge.legacy").write_text('#!/bin/sh\necho user-merge >> "$(git rev-parse --show-toplevel)/hook.log"\n')
+    (hooks / "post-merge.legacy").write_text(
+        '#!/bin/sh\necho user-merge >> "$(git rev-parse --show-toplevel)/hook.log"\n'
+    )
     for name in ("post-merge", "post-merge.legacy"):
         (hooks / name).chmod(0o755)
     (repo / ".gitignore").write_text("hook.log\n")

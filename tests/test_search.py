@@ -57,8 +57,21 @@ def test_tags_weigh_more_than_body_words(mem: Path):
 
 @pytest.mark.parametrize(
     "query",
-    ['what\'s the lock file?', "[WIP] fix", "time: 10:30", "foo:bar", '"unclosed', "a AND b OR", "-", "((", "NOT",
-     "日本語 テスト", "+-&&||!(){}[]^\"~*?:\\/", "title:x^2", "   "],
+    [
+        "what's the lock file?",
+        "[WIP] fix",
+        "time: 10:30",
+        "foo:bar",
+        '"unclosed',
+        "a AND b OR",
+        "-",
+        "((",
+        "NOT",
+        "日本語 テスト",
+        '+-&&||!(){}[]^"~*?:\\/',
+        "title:x^2",
+        "   ",
+    ],
 )
 def test_any_text_is_a_valid_query(mem: Path, query: str):
     Store(Layout(mem)).add("dev", "lessons", "fix the lock file: 10:30 [WIP] 日本語")
@@ -236,8 +249,11 @@ def test_an_exact_identifier_beats_its_typos_and_common_words(mem: Path):
         path = mem / ".memory" / f"agent{f}" / "decisions.md"
         path.parent.mkdir(parents=True)
         path.write_text(vault.serialize(entries))
-    target = next(e for e in vault.parse((mem / ".memory" / "agent0" / "decisions.md").read_text())
-                  if e.body.endswith(" item4321"))
+    target = next(
+        e
+        for e in vault.parse((mem / ".memory" / "agent0" / "decisions.md").read_text())
+        if e.body.endswith(" item4321")
+    )
     hits = json.loads(run("search", "rollout canary item4321", "--json", cwd=mem, check=True).stdout)
     assert hits[0]["id"] == target.id, [h["body"][-9:] for h in hits[:5]]
 
@@ -247,15 +263,26 @@ def test_function_words_alone_never_make_an_entry_relevant(mem: Path):
     store.add("dev", "decisions", "Use the blue-green strategy for the database.")
     store.add("dev", "decisions", "Fix login redirect loops by checking the session cookie first.")
     hits = json.loads(run("search", "fix the login redirect", "--json", cwd=mem, check=True).stdout)
-    assert [h["body"] for h in hits if not h["related"]] == ["Fix login redirect loops by checking the session cookie first."]
+    assert [h["body"] for h in hits if not h["related"]] == [
+        "Fix login redirect loops by checking the session cookie first."
+    ]
     assert hits[0]["body"].startswith("Fix login redirect")
     block = run("inject", "dev", "fix the login redirect", cwd=mem, check=True).stdout
     assert "blue-green" not in block
-    assert json.loads(run("search", "the", "--json", cwd=mem, check=True).stdout), "a query of function words still searches"
+    assert json.loads(run("search", "the", "--json", cwd=mem, check=True).stdout), (
+        "a query of function words still searches"
+    )
 
 
-@pytest.mark.parametrize("query,needle", [("login_redirect", "login_redirect"), ("src/auth.py", "src/auth.py"),
-                                          ("E1234", "E1234"), ("auth.py", "src/auth.py")])
+@pytest.mark.parametrize(
+    "query,needle",
+    [
+        ("login_redirect", "login_redirect"),
+        ("src/auth.py", "src/auth.py"),
+        ("E1234", "E1234"),
+        ("auth.py", "src/auth.py"),
+    ],
+)
 def test_identifiers_paths_and_codes_match_as_typed(mem: Path, query: str, needle: str):
     store = Store(Layout(mem))
     store.add("dev", "lessons", f"The bug was in {needle}: it swallowed the error.")
@@ -267,14 +294,20 @@ def test_identifiers_paths_and_codes_match_as_typed(mem: Path, query: str, needl
 
 def test_a_direct_match_ranks_above_entries_that_only_sit_next_to_it(mem: Path):
     store = Store(Layout(mem))
-    for text in ["Deploys run on Tuesdays.", "Kafka consumers must commit offsets manually.",
-                 "Grafana dashboards live in the ops repo.", "Kafka topics use seven day retention.",
-                 "Sentry alerts go to the on-call channel."]:
+    for text in [
+        "Deploys run on Tuesdays.",
+        "Kafka consumers must commit offsets manually.",
+        "Grafana dashboards live in the ops repo.",
+        "Kafka topics use seven day retention.",
+        "Sentry alerts go to the on-call channel.",
+    ]:
         store.add("dev", "decisions", text)
     hits = json.loads(run("search", "kafka offsets", "--json", cwd=mem, check=True).stdout)
     assert hits[0]["body"] == "Kafka consumers must commit offsets manually."
-    assert {h["body"] for h in hits[:2]} == {"Kafka consumers must commit offsets manually.",
-                                             "Kafka topics use seven day retention."}
+    assert {h["body"] for h in hits[:2]} == {
+        "Kafka consumers must commit offsets manually.",
+        "Kafka topics use seven day retention.",
+    }
 
 
 def test_a_neighbour_of_an_identifier_never_beats_two_direct_words(mem: Path):
@@ -282,8 +315,10 @@ def test_a_neighbour_of_an_identifier_never_beats_two_direct_words(mem: Path):
 
     rng = random.Random(7)
     words = "rollout canary deploy service traffic percent config team review".split()
-    entries = [vault.Entry(1_700_000_000_000 + n, None, [], " ".join(rng.sample(words, 4)) + f" item{n}")
-               for n in range(4000, 5000)]
+    entries = [
+        vault.Entry(1_700_000_000_000 + n, None, [], " ".join(rng.sample(words, 4)) + f" item{n}")
+        for n in range(4000, 5000)
+    ]
     path = mem / ".memory" / "dev" / "decisions.md"
     path.parent.mkdir(parents=True)
     path.write_text(vault.serialize(entries))

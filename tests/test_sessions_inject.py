@@ -52,7 +52,10 @@ def test_every_input_format_is_accepted(mem: Path, tmp_path: Path):
     run("checkpoint", "a1", str(jsonl), cwd=mem, check=True)
     assert len(conversation_lines(mem, "a1")) == 4
     run("checkpoint", "a2", str(FIXTURES / "conversation.legacy.json"), cwd=mem, check=True)
-    assert [m["text"] for m in conversation_lines(mem, "a2")] == ["where do the backups go?", "to the cold bucket, nightly"]
+    assert [m["text"] for m in conversation_lines(mem, "a2")] == [
+        "where do the backups go?",
+        "to the cold bucket, nightly",
+    ]
     run("checkpoint", "a3", str(FIXTURES / "cursor-transcript.jsonl"), cwd=mem, check=True)
     texts = [m["text"] for m in conversation_lines(mem, "a3")]
     assert texts[0] == "rode os testes" and texts[-1].startswith("We decided to pin the Node version")
@@ -131,8 +134,11 @@ def test_extractor_cases():
 def test_extractor_dedupes_and_ignores_user_messages():
     msgs = [
         {"role": "user", "text": "We decided to use Redis for the cache layer in production."},
-        {"role": "agent", "text": "We decided to use Redis for the cache layer in production!\n"
-                                  "we decided to use redis for the cache layer in production."},
+        {
+            "role": "agent",
+            "text": "We decided to use Redis for the cache layer in production!\n"
+            "we decided to use redis for the cache layer in production.",
+        },
     ]
     assert len(extract.extract(msgs).decisions) == 1
 
@@ -153,8 +159,9 @@ def test_recover_valid_stale_and_corrupt(mem: Path):
 
 
 def test_old_checkpoint_is_not_injected(mem: Path):
-    save_checkpoint(Layout(mem), "dev", [{"role": "user", "text": "stale hello"}], 50,
-                    now_ms=int(time.time() * 1000) - 8 * DAY_MS)
+    save_checkpoint(
+        Layout(mem), "dev", [{"role": "user", "text": "stale hello"}], 50, now_ms=int(time.time() * 1000) - 8 * DAY_MS
+    )
     assert "stale hello" not in run("inject", "dev", "x", cwd=mem, check=True).stdout
     save_checkpoint(Layout(mem), "dev", [{"role": "user", "text": "fresh hello"}], 50)
     assert "[user]: fresh hello" in run("inject", "dev", "x", cwd=mem, check=True).stdout
@@ -171,9 +178,16 @@ def test_inject_reproduces_the_original_block(mem: Path):
     store.add("ops-lead", "decisions", "Guardar valores em centavos — float perde precisão nas somas.")
     store.add("ops-lead", "tasks", "- [ ] Ship the export\n- [x] done already\n  - [ ] nested open step")
     store.add("ops-lead", "handoffs", "[User]: fix the invoice totals\n[Agent]: rounding now happens once, at the end")
-    save_checkpoint(Layout(mem), "ops-lead", [
-        {"role": "user", "text": "good morning"}, {"role": "agent", "text": "morning"},
-        {"role": "user", "text": "continue the invoice fix"}], 50)
+    save_checkpoint(
+        Layout(mem),
+        "ops-lead",
+        [
+            {"role": "user", "text": "good morning"},
+            {"role": "agent", "text": "morning"},
+            {"role": "user", "text": "continue the invoice fix"},
+        ],
+        50,
+    )
     out = run("inject", "ops-lead", cwd=mem, check=True).stdout
     assert out == expected_block.rstrip("\n") + "\n"
     with_instructions = run("inject", "ops-lead", "--instructions", cwd=mem, check=True).stdout
@@ -191,7 +205,9 @@ def test_inject_picks_relevant_decisions_and_lessons(mem: Path):
     store.add("dev", "decisions", "Use SSE for streaming responses to the dashboard")
     store.add("dev", "lessons", "Streaming through nginx needs proxy_buffering off")
     store.add("dev", "lessons", "The build cache is keyed on the lockfile")
-    data = json.loads(run("inject", "dev", "add streaming to the dashboard", "--format", "json", cwd=mem, check=True).stdout)
+    data = json.loads(
+        run("inject", "dev", "add streaming to the dashboard", "--format", "json", cwd=mem, check=True).stdout
+    )
     assert data["sections"]["decisions"][0]["text"] == "Use SSE for streaming responses to the dashboard"
     assert data["sections"]["lessons"][0]["text"].startswith("Streaming through nginx")
     # Only entries that hold the task's words: "the" and "to" make none of the others relevant.
@@ -201,8 +217,12 @@ def test_inject_picks_relevant_decisions_and_lessons(mem: Path):
 
 
 def test_inject_never_breaks_the_wrapper(tmp_path: Path, mem: Path):
-    for cwd, args in [(tmp_path, ["inject", "dev", "x"]), (mem, ["inject", "nobody", "x"]),
-                      (mem, ["inject", "../evil", "x"]), (tmp_path, ["--dir", str(tmp_path / "no"), "inject", "dev"])]:
+    for cwd, args in [
+        (tmp_path, ["inject", "dev", "x"]),
+        (mem, ["inject", "nobody", "x"]),
+        (mem, ["inject", "../evil", "x"]),
+        (tmp_path, ["--dir", str(tmp_path / "no"), "inject", "dev"]),
+    ]:
         result = run(*args, cwd=cwd)
         assert result.returncode == 0, (args, result.stderr)
         assert "Traceback" not in result.stderr
@@ -327,13 +347,25 @@ def test_the_injected_block_never_comes_back_into_memory(mem: Path, tmp_path: Pa
         block = run("inject", "dev", task, "--instructions", cwd=mem, check=True).stdout
         prompt = block.rstrip("\n") + task  # what "$(memcli inject dev "$task")$task" gives
         transcript = tmp_path / f"t{session}.jsonl"
-        transcript.write_text("\n".join(json.dumps(line) for line in [
-            {"role": "user", "message": {"content": [{"type": "text", "text": f"<user_query>\n{prompt}\n</user_query>"}]}},
-            {"role": "assistant", "message": {"content": [{"type": "text", "text": f"Working on: {task}."}]}},
-        ]) + "\n")
+        transcript.write_text(
+            "\n".join(
+                json.dumps(line)
+                for line in [
+                    {
+                        "role": "user",
+                        "message": {"content": [{"type": "text", "text": f"<user_query>\n{prompt}\n</user_query>"}]},
+                    },
+                    {"role": "assistant", "message": {"content": [{"type": "text", "text": f"Working on: {task}."}]}},
+                ]
+            )
+            + "\n"
+        )
         run("checkpoint", "dev", str(transcript), "--close", cwd=mem, check=True)
-        stored = "".join(p.read_text() for p in (mem / ".memory").rglob("*") if p.is_file() and ".vault" not in str(p)
-                         and p.name != "_project.md")
+        stored = "".join(
+            p.read_text()
+            for p in (mem / ".memory").rglob("*")
+            if p.is_file() and ".vault" not in str(p) and p.name != "_project.md"
+        )
         assert "MEMORY CONTEXT" not in stored and "memcli:end" not in stored and "WRITE to files" not in stored
         assert stored.count("We decided to use SSE") == 1, "the block's decision was not extracted again"
         assert "We decided to use Postgres" not in stored
@@ -346,14 +378,18 @@ def test_the_injected_block_never_comes_back_into_memory(mem: Path, tmp_path: Pa
 def test_sections_are_true_after_compaction_and_close(mem: Path):
     store = Store(Layout(mem))
     assert run("inject", "dev", "anything", cwd=mem, check=True).stdout == "", "the unfilled template is not injected"
-    msgs = [{"role": "user" if i % 2 == 0 else "agent", "text": f"message number {i} of the long session"}
-            for i in range(30)]
+    msgs = [
+        {"role": "user" if i % 2 == 0 else "agent", "text": f"message number {i} of the long session"}
+        for i in range(30)
+    ]
     msgs[-2] = {"role": "user", "text": "ship the export feature"}
     run("checkpoint", "dev", "-", "--close", cwd=mem, input=json.dumps(msgs), check=True)
     for i in range(35):
         store.add("dev", "handoffs", f"[User]: old session {i}\n[Agent]: done {i}")
-    last_msgs = msgs + [{"role": "user", "text": "ship the export feature, part two"},
-                        {"role": "agent", "text": "part two is shipped"}]
+    last_msgs = msgs + [
+        {"role": "user", "text": "ship the export feature, part two"},
+        {"role": "agent", "text": "part two is shipped"},
+    ]
     run("checkpoint", "dev", "-", "--close", cwd=mem, input=json.dumps(last_msgs), check=True)  # the real last
     run("compact", cwd=mem, check=True)
     handoffs = store.read("dev", "handoffs")
@@ -375,8 +411,14 @@ def test_overlapping_windows_and_chat_ids_store_each_message_once(mem: Path):
     conversation = [{"role": "user" if i % 2 == 0 else "agent", "text": f"turn {i}"} for i in range(8)]
     conversation[5] = {"role": "agent", "text": "ok"}
     conversation[7] = {"role": "agent", "text": "ok"}  # the same short reply twice
-    for start, end, chat in [(0, 3, None), (1, 4, "chat-1"), (2, 6, None), (0, 6, "chat-1"), (3, 8, "chat-2"),
-                             (0, 8, None)]:
+    for start, end, chat in [
+        (0, 3, None),
+        (1, 4, "chat-1"),
+        (2, 6, None),
+        (0, 6, "chat-1"),
+        (3, 8, "chat-2"),
+        (0, 8, None),
+    ]:
         window = conversation[start:end]
         args = ["checkpoint", "dev", "-"] + (["--chat-id", chat] if chat else [])
         run(*args, cwd=mem, input=json.dumps(window), check=True)
@@ -387,11 +429,16 @@ def test_overlapping_windows_and_chat_ids_store_each_message_once(mem: Path):
 def test_an_insight_is_stored_once_whether_compact_or_close_runs_first(mem: Path):
     """compact stores insights as bullets of one entry; checkpoint --close as one entry each."""
     insight = "We decided to use Redis streams for the notification fan-out service."
-    chatter = [{"role": "user" if i % 2 == 0 else "agent", "text": f"chatter number {i} about nothing"}
-               for i in range(24)]
+    chatter = [
+        {"role": "user" if i % 2 == 0 else "agent", "text": f"chatter number {i} about nothing"} for i in range(24)
+    ]
     other = "We decided to keep the retry budget at three attempts per webhook delivery."
-    conversation = [{"role": "user", "text": "how do we fan out?"}, {"role": "agent", "text": insight},
-                    {"role": "user", "text": "and retries?"}, {"role": "agent", "text": other}] + chatter
+    conversation = [
+        {"role": "user", "text": "how do we fan out?"},
+        {"role": "agent", "text": insight},
+        {"role": "user", "text": "and retries?"},
+        {"role": "agent", "text": other},
+    ] + chatter
     run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(conversation), check=True)
     run("compact", cwd=mem, check=True)  # trims the oldest messages and extracts the insight as a bullet
     stored = [e.body for e in Store(Layout(mem)).read("dev", "decisions")]
@@ -406,8 +453,9 @@ def test_one_long_entry_is_shortened_and_never_evicts_its_section(mem: Path):
     long_id = store.add("dev", "decisions", "a very long decision about caching " * 40).id
     store.add("dev", "decisions", "cache tiny one")
     store.add("dev", "decisions", "cache tiny two")
-    data = json.loads(run("inject", "dev", "caching decision", "--budget", "100", "--format", "json",
-                          cwd=mem, check=True).stdout)
+    data = json.loads(
+        run("inject", "dev", "caching decision", "--budget", "100", "--format", "json", cwd=mem, check=True).stdout
+    )
     texts = [d["text"] for d in data["sections"]["decisions"]]
     assert "cache tiny one" in texts and "cache tiny two" in texts
     assert data["sections"]["decisions"][0]["id"] == long_id and texts[0].endswith("[… shortened by memcli]")
@@ -426,19 +474,31 @@ def test_an_entry_quoting_the_end_line_cannot_cut_the_block_short(mem: Path):
     store.add("dev", "lessons", "VAULTLESSON login redirect lesson")
     block = run("inject", "dev", "fix the login redirect", cwd=mem, check=True).stdout
     assert block.count("<!-- memcli:end -->") == 1
-    run("checkpoint", "dev", "-", "--close", cwd=mem, check=True,
-        input=json.dumps([{"role": "user", "text": block + "fix the login redirect"}, {"role": "agent", "text": "ok"}]))
+    run(
+        "checkpoint",
+        "dev",
+        "-",
+        "--close",
+        cwd=mem,
+        check=True,
+        input=json.dumps([{"role": "user", "text": block + "fix the login redirect"}, {"role": "agent", "text": "ok"}]),
+    )
     assert _saved_user_texts(mem) == ["fix the login redirect"]
 
 
-OLD_BLOCK = "\n\n## MEMORY CONTEXT\n\nProject:\n# Shop\n\nRelevant Decisions:\n- use SSE for the login redirect\n\n---\n"
+OLD_BLOCK = (
+    "\n\n## MEMORY CONTEXT\n\nProject:\n# Shop\n\nRelevant Decisions:\n- use SSE for the login redirect\n\n---\n"
+)
 
 
-@pytest.mark.parametrize("text,expected", [
-    (OLD_BLOCK + "\nDo this:\n---\nstep one\n---\nstep two", "Do this:\n---\nstep one\n---\nstep two"),
-    (OLD_BLOCK + "\ntask one\n" + OLD_BLOCK + "\ntask two", "task one\n\ntask two"),
-    (OLD_BLOCK.rstrip("\n") + "glued task", "glued task"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        (OLD_BLOCK + "\nDo this:\n---\nstep one\n---\nstep two", "Do this:\n---\nstep one\n---\nstep two"),
+        (OLD_BLOCK + "\ntask one\n" + OLD_BLOCK + "\ntask two", "task one\n\ntask two"),
+        (OLD_BLOCK.rstrip("\n") + "glued task", "glued task"),
+    ],
+)
 def test_blocks_of_memcli_0_1_are_stripped_without_the_users_text(mem: Path, text: str, expected: str):
     run("checkpoint", "dev", "-", cwd=mem, check=True, input=json.dumps([{"role": "user", "text": text}]))
     assert _saved_user_texts(mem) == [expected]
@@ -449,7 +509,9 @@ def test_no_last_session_from_a_compaction_summary_alone(mem: Path):
     run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(msgs), check=True)
     run("compact", cwd=mem, check=True)
     assert "Last Session" not in run("inject", "dev", "x", cwd=mem, check=True).stdout
-    assert json.loads(run("status", "dev", "--json", cwd=mem, check=True).stdout)["agents"]["dev"]["last_handoff"] is None
+    assert (
+        json.loads(run("status", "dev", "--json", cwd=mem, check=True).stdout)["agents"]["dev"]["last_handoff"] is None
+    )
 
 
 def test_typos_of_function_words_and_function_words_alone_select_nothing(mem: Path):
@@ -463,21 +525,38 @@ def test_typos_of_function_words_and_function_words_alone_select_nothing(mem: Pa
 
 
 def test_a_repeated_message_in_a_later_window_is_stored(mem: Path):
-    first = [{"role": "user", "text": "continue"}, {"role": "agent", "text": "step one done"}, {"role": "user", "text": "ok"}]
+    first = [
+        {"role": "user", "text": "continue"},
+        {"role": "agent", "text": "step one done"},
+        {"role": "user", "text": "ok"},
+    ]
     second = first[1:] + [{"role": "agent", "text": "step two done"}, {"role": "user", "text": "continue"}]
     whole = first + second[2:]
     with_times = {"messages": [dict(m, timestamp=1763780000000 + i) for i, m in enumerate(whole)]}
     for payload in (first, second, with_times, whole, whole):
         run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(payload), check=True)
-    assert [m["text"] for m in conversation_lines(mem)] == ["continue", "step one done", "ok", "step two done", "continue"]
+    assert [m["text"] for m in conversation_lines(mem)] == [
+        "continue",
+        "step one done",
+        "ok",
+        "step two done",
+        "continue",
+    ]
 
 
 def test_an_id_beyond_any_date_never_poses_as_the_newest(mem: Path):
     path = mem / ".memory" / "dev" / "handoffs.md"
     path.parent.mkdir()
     path.write_text("<!-- id:99999999999999999999999 -->\n## 2025-11-20T10:00\n\nold note\n\n---\n")
-    run("checkpoint", "dev", "-", "--close", cwd=mem, check=True,
-        input=json.dumps([{"role": "user", "text": "hello there"}, {"role": "agent", "text": "ok"}]))
+    run(
+        "checkpoint",
+        "dev",
+        "-",
+        "--close",
+        cwd=mem,
+        check=True,
+        input=json.dumps([{"role": "user", "text": "hello there"}, {"role": "agent", "text": "ok"}]),
+    )
     last = run("inject", "dev", "x", cwd=mem, check=True).stdout.split("Last Session:\n", 1)[1]
     assert last.startswith("[User]: hello there")
 
@@ -493,8 +572,10 @@ def windowed_conversations(draw):
         texts = st.sampled_from(["ok", "continue", "yes", "done", "step", "again"])
         conversation = [{"role": "user" if i % 2 == 0 else "agent", "text": draw(texts)} for i in range(n)]
     else:
-        conversation = [{"role": "user" if i % 2 == 0 else "agent",
-                         "text": "ok" if i % 3 == 2 else f"message {i}"} for i in range(n)]
+        conversation = [
+            {"role": "user" if i % 2 == 0 else "agent", "text": "ok" if i % 3 == 2 else f"message {i}"}
+            for i in range(n)
+        ]
     windows, end = [], 0
     while end < n:  # each window overlaps the one before (as a client's saves do), or starts at 0
         previous = end

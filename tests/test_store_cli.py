@@ -248,8 +248,13 @@ def test_secrets_are_refused_unless_allowed(mem: Path, secret: str):
 
 
 def test_ordinary_text_is_not_a_secret(mem: Path):
-    for text in ["the password: is stored in vault", "max_tokens = 4096", "set token=${GITHUB_TOKEN} in CI",
-                 "password = <your password>", "sk-learn is a library"]:
+    for text in [
+        "the password: is stored in vault",
+        "max_tokens = 4096",
+        "set token=${GITHUB_TOKEN} in CI",
+        "password = <your password>",
+        "sk-learn is a library",
+    ]:
         run("add", "dev", "lessons", text, cwd=mem, check=True)
 
 
@@ -287,7 +292,9 @@ def test_bad_config_is_one_line(mem: Path):
 
 
 def test_config_adds_categories(mem: Path):
-    (mem / ".memory" / "config.toml").write_text('[vault]\ncategories = ["decisions", "lessons", "tasks", "projects", "handoffs", "ideas"]\n')
+    (mem / ".memory" / "config.toml").write_text(
+        '[vault]\ncategories = ["decisions", "lessons", "tasks", "projects", "handoffs", "ideas"]\n'
+    )
     run("add", "dev", "ideas", "a new idea", cwd=mem, check=True)
     assert "ideas 1" in run("status", cwd=mem, check=True).stdout
 
@@ -336,8 +343,14 @@ def test_show_and_list_json(mem: Path):
     store = Store(Layout(mem))
     e = store.add("dev", "decisions", "Adopt SSE #sse")
     shown = json.loads(run("show", "dev", str(e.id), "--json", cwd=mem, check=True).stdout)
-    assert shown == {"id": e.id, "agent": "dev", "category": "decisions", "date": e.header_date,
-                     "tags": ["sse"], "body": "Adopt SSE #sse"}
+    assert shown == {
+        "id": e.id,
+        "agent": "dev",
+        "category": "decisions",
+        "date": e.header_date,
+        "tags": ["sse"],
+        "body": "Adopt SSE #sse",
+    }
     assert json.loads(run("list", "--tag", "sse", "--json", cwd=mem, check=True).stdout)[0]["id"] == e.id
     assert json.loads(run("list", "--tag", "nope", "--json", cwd=mem, check=True).stdout) == []
 
@@ -364,7 +377,9 @@ def _outside_tree(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
     outside = tmp_path / "outside"
     (outside / "index").mkdir(parents=True)
     (outside / "index" / "users-file.txt").write_text("precious\n")
-    (outside / "credentials").write_text("[default]\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n")
+    (outside / "credentials").write_text(
+        "[default]\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
+    )
     return outside, tree(outside)
 
 
@@ -392,8 +407,12 @@ def test_a_vault_file_linked_outside_is_never_read_or_printed(mem: Path, tmp_pat
     (agent / "lessons.md").symlink_to(outside / "credentials")
     (mem / ".memory" / "_project.md").unlink()
     (mem / ".memory" / "_project.md").symlink_to(outside / "credentials")
-    for args in (["inject", "dev", "aws secret"], ["search", "aws_secret_access_key"], ["list", "--json"],
-                 ["status", "--json"]):
+    for args in (
+        ["inject", "dev", "aws secret"],
+        ["search", "aws_secret_access_key"],
+        ["list", "--json"],
+        ["status", "--json"],
+    ):
         result = run(*args, cwd=mem)
         assert "wJalrXUtnFEMI" not in result.stdout + result.stderr, args
         assert "internal error" not in result.stderr, args
@@ -430,8 +449,10 @@ SECRETS = {  # the text, and a part of it that must never be stored
     "Google": ("key AIza" + "SyB3" * 8 + "xyz", "AIzaSyB3"),
     "Google OAuth": ("GOCSPX-" + "k2J9" * 7, "GOCSPX-k2J9"),
     "Azure": ("AccountKey=" + "Zm9vYmFy" * 11 + "==", "Zm9vYmFyZm9v"),
-    "JWT": ("Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-            "dozjgNryP4J3"),
+    "JWT": (
+        "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "dozjgNryP4J3",
+    ),
     "env quoted": ('DB_PASSWORD="correct horse"', "correct horse"),
     "env unquoted short": ("export API_TOKEN=q9", "=q9"),
     "URL without a user name": ("REDIS_URL=redis://:supersecretpass@cache.internal:6379/0", "supersecretpass"),
@@ -444,10 +465,18 @@ SECRETS = {  # the text, and a part of it that must never be stored
     "short bearer": ("authorization: bearer Xy9kLmN0pQr5StUv", "Xy9kLmN0pQr5StUv"),
     "basic auth": ("Authorization: Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA"),
     "secret assignment": ("client_secret: 'Xk9-2ndQ_77pLm'", "Xk9-2ndQ"),
-    "private key": ("-----BEGIN RSA PRIVATE KEY-----\n" + PRIVATE_KEY_BODY + "\n" + PRIVATE_KEY_BODY[::-1]
-                    + "\n-----END RSA PRIVATE KEY-----", PRIVATE_KEY_BODY[:30]),
-    "unterminated key": ("-----BEGIN OPENSSH PRIVATE KEY-----\n" + PRIVATE_KEY_BODY + "\n" + PRIVATE_KEY_BODY,
-                         PRIVATE_KEY_BODY[:30]),
+    "private key": (
+        "-----BEGIN RSA PRIVATE KEY-----\n"
+        + PRIVATE_KEY_BODY
+        + "\n"
+        + PRIVATE_KEY_BODY[::-1]
+        + "\n-----END RSA PRIVATE KEY-----",
+        PRIVATE_KEY_BODY[:30],
+    ),
+    "unterminated key": (
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n" + PRIVATE_KEY_BODY + "\n" + PRIVATE_KEY_BODY,
+        PRIVATE_KEY_BODY[:30],
+    ),
 }
 
 
@@ -509,8 +538,9 @@ def test_hostile_conversations_never_cause_an_internal_error(mem: Path, name: st
 
 
 def _run_bytes(args: list[str], cwd: Path, data: bytes) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "memcli", *args], cwd=cwd, input=data, capture_output=True,
-                          env=clean_env(), timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "memcli", *args], cwd=cwd, input=data, capture_output=True, env=clean_env(), timeout=60
+    )
 
 
 @pytest.mark.parametrize("data", [b"\x7fELF\x02\x01\x00\x00binary", b"caf\xe9 latin-1", b"nul \x00 inside"])
@@ -529,10 +559,18 @@ def test_an_empty_conversation_keeps_the_checkpoint(mem: Path):
     assert json.loads(run("recover", "dev", "--json", cwd=mem, check=True).stdout)["messages"][0]["text"] == "keep me"
 
 
-@pytest.mark.parametrize("args", [
-    ["search", "x", "--limit", "0"], ["search", "x", "--limit", str(10**20)], ["inject", "dev", "x", "--budget", "abc"],
-    ["list", "-n", "abc"], ["add", "dev", "lessons", "x", "--bogus"], ["add"], ["nosuchcommand"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search", "x", "--limit", "0"],
+        ["search", "x", "--limit", str(10**20)],
+        ["inject", "dev", "x", "--budget", "abc"],
+        ["list", "-n", "abc"],
+        ["add", "dev", "lessons", "x", "--bogus"],
+        ["add"],
+        ["nosuchcommand"],
+    ],
+)
 def test_usage_errors_are_one_line(mem: Path, args: list[str]):
     result = run(*args, cwd=mem)
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
@@ -556,9 +594,14 @@ def test_odd_files_in_the_tree_give_clear_errors(mem: Path, tmp_path: Path):
     assert run("add", "dev", "lessons", b"caf\xe9".decode("utf-8", "surrogateescape"), cwd=mem).returncode == 1
 
 
-
-@pytest.mark.parametrize("args", [["search", "caf\udce9"], ["add", "dev", "lessons", "ok", "--tag", "caf\udce9"],
-                                  ["checkpoint", "dev", "-", "--chat-id", "caf\udce9"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search", "caf\udce9"],
+        ["add", "dev", "lessons", "ok", "--tag", "caf\udce9"],
+        ["checkpoint", "dev", "-", "--chat-id", "caf\udce9"],
+    ],
+)
 def test_arguments_that_are_not_utf8_are_refused_in_one_line(mem: Path, args: list[str]):
     result = run(*args, cwd=mem, input='[{"role": "user", "text": "hi"}]')
     assert result.returncode == 1 and result.stderr.count("\n") == 1 and "not UTF-8" in result.stderr
@@ -606,8 +649,11 @@ def test_an_agent_folder_or_checkpoints_linked_outside_are_never_read(mem: Path,
     (outside / "agentdir").mkdir(parents=True)
     (outside / "agentdir" / "decisions.md").write_text("<!-- id:1 -->\n## 2026-01-01T00:00\n\nOUTSIDE-ENTRY\n\n---\n")
     (outside / "cps").mkdir()
-    (outside / "cps" / "ops.json").write_text(json.dumps(
-        {"agentId": "ops", "savedAt": int(time.time() * 1000), "messages": [{"role": "user", "text": "OUTSIDE-CP"}]}))
+    (outside / "cps" / "ops.json").write_text(
+        json.dumps(
+            {"agentId": "ops", "savedAt": int(time.time() * 1000), "messages": [{"role": "user", "text": "OUTSIDE-CP"}]}
+        )
+    )
     before = tree(outside)
     (mem / ".memory" / "dev").symlink_to(outside / "agentdir")
     Store(Layout(mem)).add("ops", "decisions", "x")
@@ -616,8 +662,15 @@ def test_an_agent_folder_or_checkpoints_linked_outside_are_never_read(mem: Path,
 
     shutil.rmtree(checkpoints, ignore_errors=True)
     checkpoints.symlink_to(outside / "cps")
-    for args in (["list"], ["search", "OUTSIDE"], ["show", "dev", "1"], ["inject", "dev"], ["inject", "ops"],
-                 ["recover", "ops"], ["status", "--json"]):
+    for args in (
+        ["list"],
+        ["search", "OUTSIDE"],
+        ["show", "dev", "1"],
+        ["inject", "dev"],
+        ["inject", "ops"],
+        ["recover", "ops"],
+        ["status", "--json"],
+    ):
         result = run(*args, cwd=mem)
         assert "OUTSIDE" not in result.stdout, args
         assert "internal error" not in result.stderr, args

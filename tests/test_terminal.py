@@ -30,8 +30,10 @@ def test_list_n_is_the_head_of_the_full_listing_even_with_hand_ordered_files_and
         for category in ("decisions", "lessons"):
             folder = mem / ".memory" / agent
             folder.mkdir(exist_ok=True)
-            entries = [f"<!-- id:{1_700_000_000_000 + rng.randrange(10**9)} -->\n## 2023-11-14T22:13\n\nnote {n}\n\n---\n"
-                       for n in range(30)]
+            entries = [
+                f"<!-- id:{1_700_000_000_000 + rng.randrange(10**9)} -->\n## 2023-11-14T22:13\n\nnote {n}\n\n---\n"
+                for n in range(30)
+            ]
             (folder / f"{category}.md").write_text("\n".join(entries))  # not newest-first: written by hand
             age(folder / f"{category}.md")
     full = ids(run("list", "--json", cwd=mem, check=True))
@@ -43,8 +45,10 @@ def test_list_n_is_the_head_of_the_full_listing_even_with_hand_ordered_files_and
     path.write_text(path.read_text() + "\n<!-- id:1999999999999 -->\n## 2033-05-18T03:33\n\nnewest of all\n\n---\n")
     age(path, 1800)
     assert ids(run("list", "-n", "1", "--json", cwd=mem, check=True)) == [1999999999999]
-    assert ids(run("list", "qa", "-c", "decisions", "-n", "3", "--json", cwd=mem, check=True)) == \
-        ids(run("list", "qa", "-c", "decisions", "--json", cwd=mem, check=True))[:3]
+    assert (
+        ids(run("list", "qa", "-c", "decisions", "-n", "3", "--json", cwd=mem, check=True))
+        == ids(run("list", "qa", "-c", "decisions", "--json", cwd=mem, check=True))[:3]
+    )
 
 
 def test_status_counts_follow_hand_edits(mem: Path):
@@ -53,7 +57,9 @@ def test_status_counts_follow_hand_edits(mem: Path):
     age(path)
     first = run("status", "dev", cwd=mem, check=True).stdout
     assert "1 entry, 1 open task," in first
-    path.write_text(path.read_text() + "\n<!-- id:1700000000001 -->\n## 2023-11-14T22:13\n\n- [ ] two\n- [ ] three\n\n---\n")
+    path.write_text(
+        path.read_text() + "\n<!-- id:1700000000001 -->\n## 2023-11-14T22:13\n\n- [ ] two\n- [ ] three\n\n---\n"
+    )
     age(path, 1000)
     again = json.loads(run("status", "dev", "--json", cwd=mem, check=True).stdout)
     assert again["agents"]["dev"]["entries"] == 2 and again["agents"]["dev"]["open_tasks"] == 3
@@ -62,7 +68,10 @@ def test_status_counts_follow_hand_edits(mem: Path):
 
 def test_status_of_an_unknown_agent_says_so_and_lists_agents_with_only_a_checkpoint(mem: Path):
     result = run("status", "nobody", cwd=mem)
-    assert result.returncode == 1 and result.stderr == f"memcli: error: no agent 'nobody' in {mem}/.memory (agents: none yet)\n"
+    assert (
+        result.returncode == 1
+        and result.stderr == f"memcli: error: no agent 'nobody' in {mem}/.memory (agents: none yet)\n"
+    )
     run("checkpoint", "ops", "-", input='[{"role": "user", "text": "deploy the canary"}]', cwd=mem, check=True)
     report = json.loads(run("status", "--json", cwd=mem, check=True).stdout)
     assert "ops" in report["agents"] and report["agents"]["ops"]["checkpoint"]["messages"] == 1
@@ -75,8 +84,15 @@ def test_recover_json_prints_null_when_there_is_none(mem: Path):
 
 
 def test_list_columns_line_up_cut_at_words_and_show_tags_once(mem: Path):
-    run("add", "dev", "decisions", "Adopt SSE instead of WebSockets because the corporate proxy drops long-lived"
-        " sockets after sixty seconds #sse #architecture", cwd=mem, check=True)
+    run(
+        "add",
+        "dev",
+        "decisions",
+        "Adopt SSE instead of WebSockets because the corporate proxy drops long-lived"
+        " sockets after sixty seconds #sse #architecture",
+        cwd=mem,
+        check=True,
+    )
     run("add", "quality-assurance", "lessons", "Flaky #ci", cwd=mem, check=True)
     lines = run("list", cwd=mem, check=True).stdout.splitlines()
     assert len(lines) == 2
@@ -87,7 +103,11 @@ def test_list_columns_line_up_cut_at_words_and_show_tags_once(mem: Path):
     assert long_line.count("#sse") == 1 and long_line.endswith("#sse #architecture")
     shown = long_line.split("  ")
     text = next(part for part in shown if part.startswith("Adopt"))
-    assert text.endswith("…") and text[:-1].split()[-1] in "Adopt SSE instead of WebSockets because the corporate proxy drops long-lived sockets".split()
+    assert (
+        text.endswith("…")
+        and text[:-1].split()[-1]
+        in "Adopt SSE instead of WebSockets because the corporate proxy drops long-lived sockets".split()
+    )
 
 
 def test_plural_forms(mem: Path):
@@ -122,8 +142,16 @@ def test_edit_with_new_text_takes_its_tags_from_it(mem: Path):
 
 
 def test_done_ticks_tasks_and_inject_stops_showing_them(mem: Path):
-    entry = run("add", "dev", "tasks", "- [ ] write the login test\n- [ ] fix the redirect", "--tag", "auth",
-                cwd=mem, check=True).stdout.strip()
+    entry = run(
+        "add",
+        "dev",
+        "tasks",
+        "- [ ] write the login test\n- [ ] fix the redirect",
+        "--tag",
+        "auth",
+        cwd=mem,
+        check=True,
+    ).stdout.strip()
     result = run("done", "dev", entry, "login", cwd=mem, check=True)
     assert result.stdout == "- [x] write the login test\n"
     block = run("inject", "dev", cwd=mem, check=True).stdout
@@ -156,11 +184,18 @@ def test_show_edit_rm_by_id_alone_unless_two_agents_hold_it(mem: Path):
 def test_crlf_vault_files_and_stdin_read_without_carriage_returns(mem: Path):
     path = mem / ".memory" / "dev" / "decisions.md"
     path.parent.mkdir()
-    path.write_bytes(b"<!-- id:1700000000000 -->\r\n## 2023-11-14T22:13 \xc2\xb7 #sse\r\n\r\nUse SSE\r\nnot sockets\r\n\r\n---\r\n")
+    path.write_bytes(
+        b"<!-- id:1700000000000 -->\r\n## 2023-11-14T22:13 \xc2\xb7 #sse\r\n\r\nUse SSE\r\nnot sockets\r\n\r\n---\r\n"
+    )
     shown = json.loads(run("show", "dev", "1700000000000", "--json", cwd=mem, check=True).stdout)
     assert shown["body"] == "Use SSE\nnot sockets" and shown["tags"] == ["sse"]
-    entry = run("add", "dev", "lessons", "-", input="from a windows pipe\r\nsecond line\r\n", cwd=mem, check=True).stdout.strip()
-    assert json.loads(run("show", "dev", entry, "--json", cwd=mem, check=True).stdout)["body"] == "from a windows pipe\nsecond line"
+    entry = run(
+        "add", "dev", "lessons", "-", input="from a windows pipe\r\nsecond line\r\n", cwd=mem, check=True
+    ).stdout.strip()
+    assert (
+        json.loads(run("show", "dev", entry, "--json", cwd=mem, check=True).stdout)["body"]
+        == "from a windows pipe\nsecond line"
+    )
 
 
 def test_editor_opens_on_a_note_that_says_what_to_write(mem: Path, tmp_path: Path):
@@ -177,8 +212,15 @@ def test_editor_opens_on_a_note_that_says_what_to_write(mem: Path, tmp_path: Pat
     env = clean_env(EDITOR=f"{sys.executable} {editor}")
     master, slave = os.openpty()  # a user at a terminal: stdin and stdout on it
     try:
-        result = subprocess.run([sys.executable, "-m", "memcli", "add", "dev", "decisions"], cwd=mem, env=env,
-                                stdin=slave, stdout=slave, stderr=subprocess.PIPE, timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-m", "memcli", "add", "dev", "decisions"],
+            cwd=mem,
+            env=env,
+            stdin=slave,
+            stdout=slave,
+            stderr=subprocess.PIPE,
+            timeout=60,
+        )
     finally:
         os.close(slave)
         os.close(master)

@@ -101,10 +101,27 @@ def test_open_tasks():
 
 # ------------------------------------------------------------------ properties
 _tricky_lines = st.sampled_from(
-    ["---", "", " ", "<!-- id:1 -->", "<!-- id:99 -->  ", "## 2026-03-16T16:51", "## 2026-03-16T16:51 · #a #b-c",
-     "\\## 2026-01-01", "\\\\<!-- id:5 -->", "## heading", "#tag", "- [ ] task", "---  ", "\t", "\\"]
+    [
+        "---",
+        "",
+        " ",
+        "<!-- id:1 -->",
+        "<!-- id:99 -->  ",
+        "## 2026-03-16T16:51",
+        "## 2026-03-16T16:51 · #a #b-c",
+        "\\## 2026-01-01",
+        "\\\\<!-- id:5 -->",
+        "## heading",
+        "#tag",
+        "- [ ] task",
+        "---  ",
+        "\t",
+        "\\",
+    ]
 )
-_lines = st.one_of(_tricky_lines, st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), max_size=40))
+_lines = st.one_of(
+    _tricky_lines, st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), max_size=40)
+)
 bodies = st.lists(_lines, max_size=12).map("\n".join)
 tags = st.lists(st.from_regex(r"[\w\-]{1,12}", fullmatch=True).filter(lambda t: not t.isspace()), max_size=4)
 
@@ -133,12 +150,17 @@ def test_any_file_keeps_its_text_and_rewriting_is_stable(text):
 
 
 def _line_parser(text: str) -> list:
-    return vault.assign_content_ids(vault._parse(text.replace("\r\n", "\n")))
+    if "\r\n" in text and text.count("\r\n") == text.count("\n"):
+        text = text.replace("\r\n", "\n")
+    return vault.assign_content_ids(vault._parse(text))
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.tuples(bodies, tags), min_size=1, max_size=6), st.lists(_lines, max_size=8).map("\n".join),
-       st.integers(min_value=0, max_value=10**6))
+@given(
+    st.lists(st.tuples(bodies, tags), min_size=1, max_size=6),
+    st.lists(_lines, max_size=8).map("\n".join),
+    st.integers(min_value=0, max_value=10**6),
+)
 def test_the_fast_reading_of_memcli_written_files_agrees_with_the_line_parser(items, noise, where):
     """The one-expression reading is taken only when it gives exactly what the line parser gives,
     on files as memcli writes them and on the same files with hand-made text put in anywhere."""

@@ -35,12 +35,18 @@ def test_wrapper_injects_checkpoints_and_closes(mem: Path, tmp_path: Path):
     bindir = Path(sys.executable).parent
     prompt_file = tmp_path / "prompt.txt"
     env = clean_env(
-        MEMCLI_AGENT_CMD=str(agent), MEMCLI_CHECKPOINT_EVERY="1", PROMPT_FILE=str(prompt_file),
+        MEMCLI_AGENT_CMD=str(agent),
+        MEMCLI_CHECKPOINT_EVERY="1",
+        PROMPT_FILE=str(prompt_file),
         PATH=f"{bindir}{os.pathsep}{os.environ['PATH']}",
     )
     result = subprocess.run(
         ["bash", str(ROOT / "examples" / "agent-wrapper.sh"), "dev", "fix the login redirect"],
-        cwd=mem, env=env, capture_output=True, text=True, timeout=120,
+        cwd=mem,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert "We decided to use a middleware guard" in result.stdout  # the agent's output still reaches the user
@@ -63,10 +69,17 @@ def _wrapper(cwd: Path, agent_script: str, tmp_path: Path, task: str = "a task",
     agent = tmp_path / "agent.sh"
     agent.write_text(agent_script)
     agent.chmod(0o755)
-    env = clean_env(MEMCLI_AGENT_CMD=str(agent), PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-                    **extra)
-    return subprocess.run(["bash", str(ROOT / "examples" / "agent-wrapper.sh"), "dev", task],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    env = clean_env(
+        MEMCLI_AGENT_CMD=str(agent), PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", **extra
+    )
+    return subprocess.run(
+        ["bash", str(ROOT / "examples" / "agent-wrapper.sh"), "dev", task],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_wrapper_returns_the_agents_exit_status(mem: Path, tmp_path: Path):
@@ -93,15 +106,22 @@ def test_wrapper_costs_little_beyond_memcli(mem: Path, tmp_path: Path):
     inject_times, wrapper_times = [], []
     for _ in range(5):
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "memcli", "inject", "dev", "a task"], cwd=mem, env=clean_env(),
-                       capture_output=True, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "memcli", "inject", "dev", "a task"],
+            cwd=mem,
+            env=clean_env(),
+            capture_output=True,
+            check=True,
+        )
         inject_times.append(time.perf_counter() - started)
         started = time.perf_counter()
         assert _wrapper(mem, "#!/bin/sh\necho done\n", tmp_path).returncode == 0
         wrapper_times.append(time.perf_counter() - started)
     ratio = statistics.median(wrapper_times) / statistics.median(inject_times)
-    print(f"wrapper {statistics.median(wrapper_times) * 1000:.0f} ms, inject {statistics.median(inject_times) * 1000:.0f} ms,"
-          f" ratio {ratio:.1f}")
+    print(
+        f"wrapper {statistics.median(wrapper_times) * 1000:.0f} ms, inject {statistics.median(inject_times) * 1000:.0f} ms,"
+        f" ratio {ratio:.1f}"
+    )
     # A coarse guard, not a speed threshold: a wrapper that waited on its 30 s timer (or polled it) after
     # an instant agent would take 30 s here. The ratio is printed (and quoted in bench/RESULTS.md).
     assert statistics.median(wrapper_times) < 10

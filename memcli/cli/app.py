@@ -24,6 +24,7 @@ Exit codes: 0 ok; 1 error (bad input, missing memory, refused write); 2 usage er
 Environment: MEMCLI_DIR (like --dir), EDITOR/VISUAL (add, edit), NO_COLOR.
 """
 
+
 class SuggestingGroup(typer.core.TyperGroup):
     """Unknown commands get the nearest valid one suggested."""
 
@@ -61,7 +62,9 @@ def _version(value: bool) -> None:
 def main_callback(
     dir: Annotated[
         Optional[str],
-        typer.Option("--dir", metavar="PATH", help="Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards)."),
+        typer.Option(
+            "--dir", metavar="PATH", help="Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards)."
+        ),
     ] = None,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")

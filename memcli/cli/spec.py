@@ -17,8 +17,23 @@ import re
 OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(=.*)?", re.S)
 # The commands, in the order of `memcli --help`, and the modules that hold them.
 COMMANDS = (
-    "init", "add", "edit", "rm", "done", "list", "show", "search", "inject", "checkpoint", "recover", "compact",
-    "migrate", "resolve", "status", "setup", "mcp",
+    "init",
+    "add",
+    "edit",
+    "rm",
+    "done",
+    "list",
+    "show",
+    "search",
+    "inject",
+    "checkpoint",
+    "recover",
+    "compact",
+    "migrate",
+    "resolve",
+    "status",
+    "setup",
+    "mcp",
 )
 MODULES = {"list": "listing"}  # where a command's module is not named after it
 TEXT_COMMANDS = {"add", "edit", "search", "inject"}  # their last arguments are free text
@@ -28,10 +43,21 @@ class Param:
     """One argument or option.  ``kind``: "argument", "arguments" (one or more, or none if not
     required), "option", "options" (repeatable: a list) or "flag"."""
 
-    def __init__(self, name: str, kind: str, flags: tuple[str, ...] = (), type: type = str, default=None,
-                 help: str = "", metavar: str | None = None, min: int | None = None,
-                 choices: tuple[str, ...] | None = None, required: bool = False, max: int | None = None,
-                 synopsis: str | None = None):
+    def __init__(
+        self,
+        name: str,
+        kind: str,
+        flags: tuple[str, ...] = (),
+        type: type = str,
+        default=None,
+        help: str = "",
+        metavar: str | None = None,
+        min: int | None = None,
+        choices: tuple[str, ...] | None = None,
+        required: bool = False,
+        max: int | None = None,
+        synopsis: str | None = None,
+    ):
         """``synopsis``: how the man page shows an argument, where its parsing differs from what it
         means (``[AGENT] ID``: the agent may be left out, the id may not)."""
         self.name, self.kind, self.flags, self.type, self.default = name, kind, flags, type, default
@@ -63,14 +89,16 @@ def tag_option(what: str = "A tag (repeatable); #hashtags in the text count too.
     return Param("tag", "options", ("--tag", "-t"), str, None, what, "TAG")
 
 
-ALLOW_SECRET = Param("allow_secret", "flag", ("--allow-secret",), bool, False,
-                     "Store text even if it looks like a secret.")
+ALLOW_SECRET = Param(
+    "allow_secret", "flag", ("--allow-secret",), bool, False, "Store text even if it looks like a secret."
+)
 DRY_RUN = Param("dry_run", "flag", ("--dry-run",), bool, False, "Say what would change; change nothing.")
 
 
 def limit_option(default_note: str = "") -> Param:
-    return Param("limit", "option", ("--limit", "-n"), int, None, f"At most N results{default_note}.", "N",
-                 min=1, max=1_000_000)
+    return Param(
+        "limit", "option", ("--limit", "-n"), int, None, f"At most N results{default_note}.", "N", min=1, max=1_000_000
+    )
 
 
 def agent_argument(what: str = "Agent id, e.g. dev.", required: bool = True) -> Param:
@@ -86,5 +114,10 @@ def category_option(what: str = "Only this category.") -> Param:
 
 
 # Accepted after the command too (`memcli list --dir ../other`); `memcli --dir PATH CMD` as ever.
-DIR = Param("dir", "option", ("--dir",), help="Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards).",
-            metavar="PATH")
+DIR = Param(
+    "dir",
+    "option",
+    ("--dir",),
+    help="Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards).",
+    metavar="PATH",
+)

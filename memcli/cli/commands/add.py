@@ -17,8 +17,13 @@ SPEC = CommandSpec(
 """,
     params=(
         agent_argument(),
-        Param("category", "argument", help="decisions, lessons, tasks, projects or handoffs.", metavar="CATEGORY",
-              required=True),
+        Param(
+            "category",
+            "argument",
+            help="decisions, lessons, tasks, projects or handoffs.",
+            metavar="CATEGORY",
+            required=True,
+        ),
         Param("text", "argument", help="The text; '-' reads stdin; omitted: $EDITOR.", metavar="[TEXT]"),
         tag_option(),
         ALLOW_SECRET,
@@ -34,8 +39,14 @@ TEMPLATE = {
 }
 
 
-def run(dir_option: str | None, agent: str, category: str, text: str | None = None, tag: list[str] | None = None,
-        allow_secret: bool = False) -> int:
+def run(
+    dir_option: str | None,
+    agent: str,
+    category: str,
+    text: str | None = None,
+    tag: list[str] | None = None,
+    allow_secret: bool = False,
+) -> int:
     from memcli import api
     from memcli.cli import common
     from memcli.output import echo

@@ -26,19 +26,39 @@ Examples:
         Param("file", "argument", help="The conversation; '-' or omitted reads stdin.", metavar="[FILE|-]"),
         Param("chat_id", "option", ("--chat-id",), help="The session's chat id.", metavar="ID"),
         Param("model_id", "option", ("--model-id",), help="The model's id.", metavar="ID"),
-        Param("close", "flag", ("--close",), bool, False,
-              "End of session: also write the handoff and extracted decisions/lessons."),
-        Param("allow_secret", "flag", ("--allow-secret",), bool, False,
-              "Store messages as they are: do not redact secrets."),
+        Param(
+            "close",
+            "flag",
+            ("--close",),
+            bool,
+            False,
+            "End of session: also write the handoff and extracted decisions/lessons.",
+        ),
+        Param(
+            "allow_secret",
+            "flag",
+            ("--allow-secret",),
+            bool,
+            False,
+            "Store messages as they are: do not redact secrets.",
+        ),
         json_flag("Print what was saved as JSON."),
         quiet_flag(),
     ),
 )
 
 
-def run(dir_option: str | None, agent: str, file: str | None = None, chat_id: str | None = None,
-        model_id: str | None = None, close: bool = False, allow_secret: bool = False, as_json: bool = False,
-        quiet: bool = False) -> int:
+def run(
+    dir_option: str | None,
+    agent: str,
+    file: str | None = None,
+    chat_id: str | None = None,
+    model_id: str | None = None,
+    close: bool = False,
+    allow_secret: bool = False,
+    as_json: bool = False,
+    quiet: bool = False,
+) -> int:
     import sys
 
     from memcli import checkpoint, conversations, output
@@ -63,7 +83,13 @@ def run(dir_option: str | None, agent: str, file: str | None = None, chat_id: st
         output.warn(f"{where}: the conversation has no messages; nothing saved (the checkpoint is kept as it was)")
         return 0
     result = checkpoint.save(
-        store, agent, messages, chat_id or meta.get("chatId"), model_id or meta.get("modelId"), close, output.warn,
+        store,
+        agent,
+        messages,
+        chat_id or meta.get("chatId"),
+        model_id or meta.get("modelId"),
+        close,
+        output.warn,
         redact=not allow_secret,
     )
     if as_json:
@@ -72,8 +98,10 @@ def run(dir_option: str | None, agent: str, file: str | None = None, chat_id: st
     if quiet:
         return 0
     plural = output.plural
-    line = (f"checkpoint saved for {agent}: {plural(result.messages, 'message')},"
-            f" {result.new_messages} new in the conversation")
+    line = (
+        f"checkpoint saved for {agent}: {plural(result.messages, 'message')},"
+        f" {result.new_messages} new in the conversation"
+    )
     if result.redacted:
         line += f"; redacted {plural(result.redacted, 'secret')}"
     if close:

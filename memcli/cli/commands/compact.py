@@ -19,15 +19,23 @@ Writes .memory/.vault/compact-log.json. Running it twice changes nothing the sec
 """,
     params=(
         DRY_RUN,
-        Param("if_due", "flag", ("--if-due",), bool, False, "Do nothing if the last run is recent (10 minutes by default)."),
+        Param(
+            "if_due",
+            "flag",
+            ("--if-due",),
+            bool,
+            False,
+            "Do nothing if the last run is recent (10 minutes by default).",
+        ),
         json_flag("Print the report as JSON."),
         quiet_flag("Print nothing."),
     ),
 )
 
 
-def run(dir_option: str | None, dry_run: bool = False, if_due: bool = False, as_json: bool = False,
-        quiet: bool = False) -> int:
+def run(
+    dir_option: str | None, dry_run: bool = False, if_due: bool = False, as_json: bool = False, quiet: bool = False
+) -> int:
     from memcli import output
     from memcli.cli import common
     from memcli.compact import compact

@@ -17,17 +17,30 @@ agent has an entry with that id.""",
   memcli done 1773679871839 "login test"
 """,
     params=(
-        Param("agent", "argument", help="Agent id (may be left out).", metavar="[AGENT]", required=True,
-              synopsis="[AGENT]"),
-        Param("entry_id", "argument", help="The task entry's id (see `memcli list AGENT -c tasks`).", metavar="ID", synopsis="ID"),
+        Param(
+            "agent",
+            "argument",
+            help="Agent id (may be left out).",
+            metavar="[AGENT]",
+            required=True,
+            synopsis="[AGENT]",
+        ),
+        Param(
+            "entry_id",
+            "argument",
+            help="The task entry's id (see `memcli list AGENT -c tasks`).",
+            metavar="ID",
+            synopsis="ID",
+        ),
         Param("text", "argument", help="Only the open tasks that contain this text.", metavar="[TEXT]"),
         quiet_flag(),
     ),
 )
 
 
-def run(dir_option: str | None, agent: str, entry_id: str | None = None, text: str | None = None,
-        quiet: bool = False) -> int:
+def run(
+    dir_option: str | None, agent: str, entry_id: str | None = None, text: str | None = None, quiet: bool = False
+) -> int:
     from memcli import api
     from memcli.cli import common
     from memcli.output import echo

@@ -23,9 +23,14 @@ keeps the text. The agent may be left out when no other agent has an entry with 
   memcli edit _project - < PROJECT.md
 """,
     params=(
-        Param("agent", "argument", help="Agent id (may be left out), or _project for .memory/_project.md.",
-              metavar="[AGENT]", required=True,
-              synopsis="[AGENT]"),
+        Param(
+            "agent",
+            "argument",
+            help="Agent id (may be left out), or _project for .memory/_project.md.",
+            metavar="[AGENT]",
+            required=True,
+            synopsis="[AGENT]",
+        ),
         Param("entry_id", "argument", help="The entry's id (see `memcli list`).", metavar="ID", synopsis="ID"),
         Param("text", "argument", help="New text; '-' reads stdin; omitted: $EDITOR.", metavar="[TEXT]"),
         tag_option("Tags (repeatable): with new text, added to its #hashtags; alone, they replace the tags."),
@@ -34,8 +39,14 @@ keeps the text. The agent may be left out when no other agent has an entry with 
 )
 
 
-def run(dir_option: str | None, agent: str, entry_id: str | None = None, text: str | None = None,
-        tag: list[str] | None = None, allow_secret: bool = False) -> int:
+def run(
+    dir_option: str | None,
+    agent: str,
+    entry_id: str | None = None,
+    text: str | None = None,
+    tag: list[str] | None = None,
+    allow_secret: bool = False,
+) -> int:
     from memcli import api
     from memcli.cli import common
     from memcli.errors import MemcliError

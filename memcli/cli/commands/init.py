@@ -17,8 +17,14 @@ outside git too (no hooks, no driver).""",
     epilog="Example: memcli init    (in the root of your repository)",
     params=(
         Param("no_hooks", "flag", ("--no-hooks",), bool, False, "Do not install the git hooks."),
-        Param("remove_hooks", "flag", ("--remove-hooks",), bool, False,
-              "Remove memcli's git hooks (yours are put back) and exit."),
+        Param(
+            "remove_hooks",
+            "flag",
+            ("--remove-hooks",),
+            bool,
+            False,
+            "Remove memcli's git hooks (yours are put back) and exit.",
+        ),
         quiet_flag(),
     ),
 )

@@ -23,15 +23,26 @@ SPEC = CommandSpec(
     params=(
         Param("agent", "argument", help="Agent id.", metavar="AGENT", required=True),
         Param("command", "argument", help="What the agent is asked to do ('-' reads stdin).", metavar="[COMMAND]"),
-        Param("budget", "option", ("--budget", "-b"), int, None, "Token budget [default: 2000].", "TOKENS", min=1,
-              max=10_000_000),
-        Param("fmt", "option", ("--format", "-f"), str, "text", "Output format.", "text|json", choices=("text", "json")),
+        Param(
+            "budget",
+            "option",
+            ("--budget", "-b"),
+            int,
+            None,
+            "Token budget [default: 2000].",
+            "TOKENS",
+            min=1,
+            max=10_000_000,
+        ),
+        Param(
+            "fmt", "option", ("--format", "-f"), str, "text", "Output format.", "text|json", choices=("text", "json")
+        ),
         Param("explain", "flag", ("--explain",), bool, False, "Tell on stderr what was chosen and what was cut."),
-        Param("instructions", "flag", ("--instructions",), bool, False,
-              "Append the memory-writing instructions block."),
+        Param(
+            "instructions", "flag", ("--instructions",), bool, False, "Append the memory-writing instructions block."
+        ),
     ),
 )
-
 
 
 def run_inject(
@@ -88,8 +99,10 @@ def _explain(sel, budget: int, block: str) -> None:
         items = getattr(sel, name)
         listed = ", ".join(f"{i.id} (score {i.score})" if i.score else str(i.id) for i in items) or "none"
         out.append(f"  {name}: {listed}" + (f"; {costs[name]} tokens" if items else ""))
-    out.append(f"  open tasks: {len(sel.tasks)}, {costs['tasks']} tokens;"
-               f" snapshot messages: {len(sel.snapshot)}, {costs['snapshot']} tokens")
+    out.append(
+        f"  open tasks: {len(sel.tasks)}, {costs['tasks']} tokens;"
+        f" snapshot messages: {len(sel.snapshot)}, {costs['snapshot']} tokens"
+    )
     out.append("  cut: " + ("; ".join(sel.cut) if sel.cut else "nothing"))
     sys.stderr.write("\n".join(out) + "\n")
 

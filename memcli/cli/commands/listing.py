@@ -25,8 +25,14 @@ SPEC = CommandSpec(
 )
 
 
-def run(dir_option: str | None, agent: str | None = None, category: str | None = None, tag: str | None = None,
-        limit: int | None = None, as_json: bool = False) -> int:
+def run(
+    dir_option: str | None,
+    agent: str | None = None,
+    category: str | None = None,
+    tag: str | None = None,
+    limit: int | None = None,
+    as_json: bool = False,
+) -> int:
     import sys
 
     from memcli import api, output

@@ -21,16 +21,30 @@ from --from files, each item once. Idempotent.""",
 """,
     params=(
         DRY_RUN,
-        Param("sources", "options", ("--from",), str, None, "Also import this events.jsonl or facts.jsonl (repeatable).",
-              "FILE"),
-        Param("agent", "option", ("--agent", "-a"), str, "imported", "The agent that imported memories go to.", "AGENT"),
+        Param(
+            "sources",
+            "options",
+            ("--from",),
+            str,
+            None,
+            "Also import this events.jsonl or facts.jsonl (repeatable).",
+            "FILE",
+        ),
+        Param(
+            "agent", "option", ("--agent", "-a"), str, "imported", "The agent that imported memories go to.", "AGENT"
+        ),
         json_flag("Print the report as JSON."),
     ),
 )
 
 
-def run(dir_option: str | None, dry_run: bool = False, sources: list[str] | None = None, agent: str = "imported",
-        as_json: bool = False) -> int:
+def run(
+    dir_option: str | None,
+    dry_run: bool = False,
+    sources: list[str] | None = None,
+    agent: str = "imported",
+    as_json: bool = False,
+) -> int:
     from pathlib import Path
 
     from memcli import output

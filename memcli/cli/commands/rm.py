@@ -19,8 +19,14 @@ and pulls.""",
   memcli rm 1773679871839
 """,
     params=(
-        Param("agent", "argument", help="Agent id (may be left out).", metavar="[AGENT]", required=True,
-              synopsis="[AGENT]"),
+        Param(
+            "agent",
+            "argument",
+            help="Agent id (may be left out).",
+            metavar="[AGENT]",
+            required=True,
+            synopsis="[AGENT]",
+        ),
         Param("ids", "arguments", help="Ids of the entries to remove.", metavar="ID...", synopsis="ID..."),
         Param("yes", "flag", ("--yes", "-y"), bool, False, "Do not ask for confirmation on a terminal."),
     ),
@@ -49,6 +55,6 @@ def run(dir_option: str | None, agent: str, ids: tuple[str, ...] | None = None, 
             twins = store.twins_left.get(t.entry.id, 0)
             first = " ".join(t.entry.body.split())[:60]
             others = "entry" if twins == 1 else "entries"
-            note = f" (\"{first}\"; {twins} other {others} with this id left)" if twins else ""
+            note = f' ("{first}"; {twins} other {others} with this id left)' if twins else ""
             echo(f"removed {name}/{t.category} {t.entry.id}{note}", err=True)
     return 0

@@ -28,7 +28,6 @@ SPEC = CommandSpec(
 )
 
 
-
 def run_search(
     dir_option: str | None,
     query: tuple[str, ...],

@@ -22,10 +22,23 @@ PreCompact and SessionEnd save the session from its transcript). cursor:
   memcli setup codex --remove
 """,
     params=(
-        Param("client", "argument", help="The coding agent to wire memcli into.", metavar="claude-code|cursor|codex",
-              required=True, choices=("claude-code", "cursor", "codex")),
-        Param("agent", "option", ("--agent", "-a"), str, "dev", "The memcli agent id the sessions read and write.",
-              "AGENT"),
+        Param(
+            "client",
+            "argument",
+            help="The coding agent to wire memcli into.",
+            metavar="claude-code|cursor|codex",
+            required=True,
+            choices=("claude-code", "cursor", "codex"),
+        ),
+        Param(
+            "agent",
+            "option",
+            ("--agent", "-a"),
+            str,
+            "dev",
+            "The memcli agent id the sessions read and write.",
+            "AGENT",
+        ),
         Param("remove", "flag", ("--remove",), bool, False, "Take out exactly what setup added; keep the rest."),
         quiet_flag(),
     ),
@@ -46,9 +59,8 @@ def run(dir_option: str | None, client: str, agent: str = "dev", remove: bool = 
     from memcli.cli import common
     from memcli.output import echo
 
-    layout = common.layout(dir_option)
-    changes = integrations.plan(layout, client, agent, remove)
-    integrations.apply(layout, changes)
+    store = common.open_store(dir_option)
+    changes = integrations.setup(store.layout, client, agent, remove, store.config.vault_lock_timeout)
     if quiet:
         return 0
     for change in changes:

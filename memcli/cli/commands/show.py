@@ -18,9 +18,14 @@ The agent may be left out when no other agent has an entry with that id.""",
   memcli show _project
 """,
     params=(
-        Param("agent", "argument", help="Agent id (may be left out), or _project for .memory/_project.md.",
-              metavar="[AGENT]", required=True,
-              synopsis="[AGENT]"),
+        Param(
+            "agent",
+            "argument",
+            help="Agent id (may be left out), or _project for .memory/_project.md.",
+            metavar="[AGENT]",
+            required=True,
+            synopsis="[AGENT]",
+        ),
         Param("entry_id", "argument", help="The entry's id.", metavar="ID", synopsis="ID"),
         json_flag("Print the entry as JSON."),
     ),
@@ -49,8 +54,10 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
         raise MemcliError(f"unexpected argument {extra!r}: `memcli show [AGENT] ID`")
     twins = api.twins(store, located)
     if twins:
-        output.warn(f"{twins + 1} entries share id {located.entry.id}; showing the first"
-                    f" ({located.category}); the next write gives the others ids of their own")
+        output.warn(
+            f"{twins + 1} entries share id {located.entry.id}; showing the first"
+            f" ({located.category}); the next write gives the others ids of their own"
+        )
     e = located.entry
     if as_json:
         output.print_json(api.entry_json(located.agent, located.category, e))

@@ -53,6 +53,10 @@ def run(dir_option: str | None, agent: str | None = None, as_json: bool = False)
     echo(f"last compaction: {last['timestamp'] if last else 'never'}")
     git = report["git"]
     if git:
-        hooks = "installed" if all(git["hooks"].values()) else ("partly installed" if any(git["hooks"].values()) else "not installed")
+        hooks = (
+            "installed"
+            if all(git["hooks"].values())
+            else ("partly installed" if any(git["hooks"].values()) else "not installed")
+        )
         echo(f"git: branch {git['branch']}, {plural(git['uncommitted'], 'uncommitted memory change')}, hooks {hooks}")
     return 0
