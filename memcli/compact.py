@@ -289,5 +289,11 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
     report.timestamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
     if not dry_run:
         log = {k: v for k, v in report.to_json().items() if k not in ("actions", "dryRun", "skipped")}
+        if not report.actions:  # a run with nothing to do keeps the record of the last one that did something
+            previous = last_run(store) or {}
+            kept = previous.get("lastChanges") if previous.get("nothingToDo") else previous
+            log["nothingToDo"] = True
+            if isinstance(kept, dict) and kept.get("timestamp"):
+                log["lastChanges"] = kept
         atomic_write(store.layout.state / LOG, json.dumps(log, indent=2) + "\n", store.layout.memory)
     return report

@@ -254,3 +254,15 @@ def test_bulk_json_is_the_same_with_orjson_or_without():
     values = jsonio.loads_lines(lines)
     assert values[-3] == {"id": "s", "text": "\ud800 lone"} and values[-2] is None
     assert values[-1] == {"big": 123456789012345678901234567890} and values[0] == {"id": "0", "text": "x"}
+
+
+def test_compact_without_work_keeps_the_last_real_log(mem: Path):
+    for n in range(35):  # over the cap of 30: the first run summarises
+        run("add", "dev", "lessons", f"lesson number {n} about caching", cwd=mem, check=True)
+    first = json.loads(run("compact", "--json", cwd=mem, check=True).stdout)
+    assert first["vaultEntriesMerged"] > 0
+    run("compact", cwd=mem, check=True)
+    run("compact", cwd=mem, check=True)
+    log = json.loads((mem / ".memory" / ".vault" / "compact-log.json").read_text())
+    assert log["nothingToDo"] is True and log["lastChanges"]["vaultEntriesMerged"] == first["vaultEntriesMerged"]
+    assert log["lastChanges"]["timestamp"] == first["timestamp"]
