@@ -266,3 +266,11 @@ def test_compact_without_work_keeps_the_last_real_log(mem: Path):
     log = json.loads((mem / ".memory" / ".vault" / "compact-log.json").read_text())
     assert log["nothingToDo"] is True and log["lastChanges"]["vaultEntriesMerged"] == first["vaultEntriesMerged"]
     assert log["lastChanges"]["timestamp"] == first["timestamp"]
+
+
+def test_search_marks_matches_plainly_on_a_pipe(mem: Path):
+    run("add", "dev", "lessons", "the flux capacitor needs 1.21 gigawatts", cwd=mem, check=True)
+    out = run("search", "flux", cwd=mem, check=True).stdout
+    assert "the **flux** capacitor" in out and "\x1b" not in out
+    hit = json.loads(run("search", "flux", "--json", cwd=mem, check=True).stdout)[0]
+    assert "**" not in hit["snippet"] and hit["matches"] == ["flux"]

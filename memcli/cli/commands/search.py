@@ -58,7 +58,7 @@ def run_search(
             head = f"\x1b[1m{head}\x1b[0m"
             snippet = snippet.replace("\x00", "\x1b[1;33m").replace("\x01", "\x1b[0m")
         else:
-            snippet = snippet.replace("\x00", "").replace("\x01", "")
+            snippet = snippet.replace("\x00", "**").replace("\x01", "**")  # on a pipe: marked as Markdown bold
         lines.append(f"{head}\n    {snippet}")
     if lines:
         sys.stdout.write("\n".join(lines) + "\n")
