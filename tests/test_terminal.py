@@ -274,3 +274,9 @@ def test_search_marks_matches_plainly_on_a_pipe(mem: Path):
     assert "the **flux** capacitor" in out and "\x1b" not in out
     hit = json.loads(run("search", "flux", "--json", cwd=mem, check=True).stdout)[0]
     assert "**" not in hit["snippet"] and hit["matches"] == ["flux"]
+
+
+def test_a_command_read_from_stdin_loses_its_last_newline(mem: Path):
+    data = json.loads(run("inject", "dev", "-", "--format", "json", input="fix the login redirect\r\n", cwd=mem,
+                          check=True).stdout)
+    assert data["command"] == "fix the login redirect"

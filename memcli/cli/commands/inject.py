@@ -62,7 +62,7 @@ def run_inject(
         from memcli.paths import Layout, find_layout
 
         if command == "-":
-            command = sys.stdin.read()
+            command = sys.stdin.read().replace("\r\n", "\n").rstrip("\n")  # a command without its last newline
         command = command or ""
         try:
             layout = find_layout(dir_option, must_exist=False)
