@@ -3,44 +3,57 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+class _Lazy:
+    """A regular expression compiled when first used: most texts pass the needle test and never
+    need most of them (compiling them all costs about 10 ms per process)."""
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self._args = (pattern, flags)
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str):
+        if self._compiled is None:
+            self._compiled = re.compile(*self._args)
+        return getattr(self._compiled, name)
+
+
+_PATTERNS: list[tuple[str, _Lazy]] = [
     # The whole block, body included; an unterminated block runs to the end of its base64 lines.
     (
         "private key block",
-        re.compile(
+        _Lazy(
             r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
             r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|(?:[ \t]*\r?\n?[ \t]*[A-Za-z0-9+/=:,\-]+)*)",
             re.S,
         ),
     ),
-    ("AWS access key id", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b")),
-    ("GitHub token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{22,}")),
-    ("GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}")),
-    ("Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
-    ("Slack webhook", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/]{20,}")),
-    ("Anthropic API key", re.compile(r"\bsk-ant-[A-Za-z0-9_\-]{20,}")),
-    ("OpenAI-style API key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}")),
-    ("npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
-    ("PyPI token", re.compile(r"\bpypi-AgE[A-Za-z0-9_\-]{50,}")),
-    ("Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
-    ("Stripe key", re.compile(r"\b(?:[rs]k|whsec)_(?:live_|test_)?[0-9A-Za-z]{20,}")),
-    ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}")),
-    ("Google OAuth secret", re.compile(r"\bGOCSPX-[A-Za-z0-9_\-]{20,}|\bya29\.[0-9A-Za-z_\-]{10,}")),
+    ("AWS access key id", _Lazy(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b")),
+    ("GitHub token", _Lazy(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{22,}")),
+    ("GitLab token", _Lazy(r"\bglpat-[A-Za-z0-9_\-]{20,}")),
+    ("Slack token", _Lazy(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+    ("Slack webhook", _Lazy(r"https://hooks\.slack\.com/services/[A-Za-z0-9/]{20,}")),
+    ("Anthropic API key", _Lazy(r"\bsk-ant-[A-Za-z0-9_\-]{20,}")),
+    ("OpenAI-style API key", _Lazy(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}")),
+    ("npm token", _Lazy(r"\bnpm_[A-Za-z0-9]{36}\b")),
+    ("PyPI token", _Lazy(r"\bpypi-AgE[A-Za-z0-9_\-]{50,}")),
+    ("Hugging Face token", _Lazy(r"\bhf_[A-Za-z0-9]{30,}\b")),
+    ("Stripe key", _Lazy(r"\b(?:[rs]k|whsec)_(?:live_|test_)?[0-9A-Za-z]{20,}")),
+    ("Google API key", _Lazy(r"\bAIza[0-9A-Za-z_\-]{35}")),
+    ("Google OAuth secret", _Lazy(r"\bGOCSPX-[A-Za-z0-9_\-]{20,}|\bya29\.[0-9A-Za-z_\-]{10,}")),
     (
         "Azure key",
-        re.compile(
+        _Lazy(
             r"(?i)\b(?:AccountKey|SharedAccessKey)=[A-Za-z0-9+/]{30,}={0,2}"
             r"|\b[A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}\b"
             r"|[?&]sig=[A-Za-z0-9%+/]{30,}={0,2}"
         ),
     ),
-    ("JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
+    ("JSON web token", _Lazy(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
     # scheme://user:password@host -- the password part is the secret.
-    ("credentials in a URL", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@'\"`]*:(?P<value>[^\s@/'\"`]+)@[^\s/]")),
-    ("bearer token", re.compile(r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9\-._~+/]{8,}=*)")),
-    ("basic auth credentials", re.compile(r"(?i)\bauthorization\s*:\s*basic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})")),
+    ("credentials in a URL", _Lazy(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@'\"`]*:(?P<value>[^\s@/'\"`]+)@[^\s/]")),
+    ("bearer token", _Lazy(r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9\-._~+/]{8,}=*)")),
+    ("basic auth credentials", _Lazy(r"(?i)\bauthorization\s*:\s*basic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})")),
 ]
 # What must appear in a text for each pattern to match: a plain substring test (fast) spares the
 # regular expression on text that cannot hold that kind of secret.  Lower-case needles are looked
@@ -67,42 +80,46 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "basic auth credentials": ("authorization",),
 }
 _LOWER_NEEDLES = {"Azure key", "bearer token", "basic auth credentials"}
-_KEY_WORD_GATE = re.compile(r"(?i)pass|pwd|secret|key|token|credential")
+_KEY_WORD_GATE = _Lazy(r"(?i)pass|pwd|secret|key|token|credential")
 
 _KEY_WORDS = (
     r"password|passwd|pwd|secret|secret[_-]?key|api[_-]?key|access[_-]?key|access[_-]?token"
     r"|auth[_-]?token|authtoken|client[_-]?secret|private[_-]?key|token|credentials?"
 )
 # `password = "…"`, `API_KEY: …`, `aws_secret_access_key=…`, `//registry/:_authToken=…`: the value is the secret.
-_ASSIGNMENT = re.compile(
+_ASSIGNMENT = _Lazy(
     r"(?i)(?<![A-Za-z0-9])[A-Za-z0-9_.\-]*?(?:" + _KEY_WORDS + r")[\"']?"
     r"""\s*[:=]\s*(?:"(?P<dq>[^"\n]+)"|'(?P<sq>[^'\n]+)'|(?P<value>[^\s"'`,;]+))"""
 )
 # An environment-style name (DB_PASSWORD, STRIPE_SECRET, GH_TOKEN): any real value is a secret.
-_ENV_NAME = re.compile(r"(?:^|_)(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)$")
+_ENV_NAME = _Lazy(r"(?:^|_)(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)$")
 # DB_PASS=…, SMTP_PASS: … -- an environment-style name alone says "secret" where prose would not.
-_ENV_ASSIGNMENT = re.compile(
+_ENV_ASSIGNMENT = _Lazy(
     r"""(?i)(?<![A-Za-z0-9_])(?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:PASS|PWD))["']?\s*[:=]\s*"""
     r"""(?:"(?P<dq>[^"\n]+)"|'(?P<sq>[^'\n]+)'|(?P<value>[^\s"'`,;]+))"""
 )
 # A name that ends in a key word after something else: db_password, PGPASSWORD, client_secret, SMTP_PASS.
-_COMPOUND = re.compile(
+_COMPOUND = _Lazy(
     r"(?i)[A-Za-z0-9][_.\-]?(?:password|passwd|pass|pwd|secret|token|api[_-]?key|access[_-]?key"
     r"|private[_-]?key|credentials?)$"
 )
 # The secret half of an AWS key pair: 40 characters of base64 with both cases and a digit, next to an AKIA id.
-_AWS_SECRET = re.compile(
+_AWS_SECRET = _Lazy(
     r"(?<![A-Za-z0-9/+])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*\d)"
     r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])"
 )
 
 
-@dataclass(frozen=True)
 class Finding:
-    kind: str
-    start: int
-    end: int
-    line: int
+    """One thing that looks like a secret: what kind, where (characters), on which line."""
+
+    __slots__ = ("kind", "start", "end", "line")
+
+    def __init__(self, kind: str, start: int, end: int, line: int):
+        self.kind, self.start, self.end, self.line = kind, start, end, line
+
+    def __repr__(self) -> str:
+        return f"Finding({self.kind!r}, {self.start}, {self.end}, line {self.line})"
 
 
 def _placeholder(value: str, strict: bool = False) -> bool:
