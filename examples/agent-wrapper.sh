@@ -24,7 +24,7 @@ if [ -n "${MEMCLI_WRAPPER_DEBUG:-}" ]; then quiet=/dev/stderr; else quiet=/dev/n
 
 # The block ends with its own marker line; the task follows it. memcli strips the block again when
 # the conversation is saved, so what it injected never comes back into memory.
-block=$(memcli inject "$agent_id" "$task" 2>"$quiet") || block=""
+block=$(memcli inject "$agent_id" -- "$task" 2>"$quiet") || block=""  # "--": a task such as "--help" is text
 prompt="$block$task"
 
 out=$(mktemp "${TMPDIR:-/tmp}/memcli-wrap.XXXXXX")

@@ -86,6 +86,10 @@ def _parse(args: list[str]) -> tuple[str, str]:
             agent = rest.pop(0)
         elif arg.startswith("--agent="):
             agent = arg.split("=", 1)[1]
+        elif arg == "--dir" and rest:
+            os.environ["MEMCLI_DIR"] = rest.pop(0)  # as `memcli --dir P agent-hook ...` would say
+        elif arg.startswith("--dir="):
+            os.environ["MEMCLI_DIR"] = arg.split("=", 1)[1]
         else:
             raise _Skip(f"unknown argument {arg!r}")
     from memcli.errors import MemcliError

@@ -56,10 +56,15 @@ def clean_tags(tags: list[str] | None) -> list[str]:
     return cleaned
 
 
+def _is_number(value: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also takes '²' and '٣'."""
+    return value.isascii() and value.isdigit()
+
+
 def parse_id(value: str | int) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
-    if not isinstance(value, str) or not value.isdigit():
+    if not isinstance(value, str) or not _is_number(value):
         raise MemcliError(f"invalid entry id {value!r}: ids are numbers (see `memcli list`)")
     return int(value)
 
@@ -136,7 +141,7 @@ def twins(store: Store, located: Located) -> int:
 def _names_an_id(store: Store, first: str) -> bool:
     """Whether a command's first argument is an entry id with the agent left out: digits, and no
     agent of that name."""
-    return first.isdigit() and first not in store.agents(with_sessions=True)
+    return _is_number(first) and first not in store.agents(with_sessions=True)
 
 
 def find_anywhere(store: Store, entry_id: int) -> Located:
@@ -159,13 +164,13 @@ def find_anywhere(store: Store, entry_id: int) -> Located:
 
 def locate(store: Store, first: str, second: str | None, rest: str | None, usage: str) -> tuple[Located, str | None]:
     """``AGENT ID [TEXT]`` or, with the agent left out, ``ID [TEXT]``: the entry and the text."""
-    if _names_an_id(store, first) and (second is None or not second.isdigit() or rest is None):
+    if _names_an_id(store, first) and (second is None or not _is_number(second) or rest is None):
         if rest is not None:
             raise MemcliError(f"unexpected argument {rest!r}: `{usage}`")
         return find_anywhere(store, int(first)), second
+    store.check(first)
     if second is None:
         raise MemcliError(f"missing ID: `{usage}` (see `memcli list {first}` for ids)")
-    store.check(first)
     return store.find(first, parse_id(second)), rest
 
 
@@ -199,13 +204,17 @@ def mark_done(store: Store, located: Located, text: str | None = None) -> list[s
     return ticked
 
 
-def first_line(body: str, tags: list[str] | None = None) -> str:
-    """The first line of text of a body, without the #hashtags that are its tags (shown apart)."""
-    line = next((x.strip() for x in body.splitlines() if x.strip()), "")
-    if tags:
-        wanted = {t.lower() for t in tags}
-        line = vault.HASHTAG_RE.sub(lambda m: "" if m.group(1).lower() in wanted else m.group(0), line)
-    return " ".join(line.split())
+def first_line(body: str) -> str:
+    """The first line of a body that says something: a line of nothing but #hashtags is passed
+    over, and a run of #hashtags at the end of the line is left to the tags column."""
+    for raw in body.splitlines():
+        line = " ".join(raw.split())
+        words = line.split(" ")
+        while words and vault.HASHTAG_RE.fullmatch(words[-1]):
+            words.pop()
+        if words:
+            return " ".join(words)
+    return ""
 
 
 def search(

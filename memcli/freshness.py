@@ -33,6 +33,13 @@ def sha1(data: bytes) -> str:
     return hashlib.sha1(data).hexdigest()
 
 
+def changed_ns(st: os.stat_result) -> int:
+    """When a file last changed, as far as a stat can tell: its modification time, or its inode
+    change time if later (that one no tool can set back: a same-size edit that keeps the
+    modification time, by ``touch -r``, ``cp -p`` or ``rsync -a``, still shows)."""
+    return max(st.st_mtime_ns, st.st_ctime_ns)
+
+
 class Freshness:
     """The vault files on disk against a manifest, for a layout and its categories."""
 
@@ -66,7 +73,7 @@ class Freshness:
                     st = stat(base + name)
                 except (FileNotFoundError, NotADirectoryError):
                     continue
-                found[f"{agent}/{name}"] = (st.st_size, st.st_mtime_ns)
+                found[f"{agent}/{name}"] = (st.st_size, changed_ns(st))
         return found
 
     def load_manifest(self, path: Path, header: dict[str, Any]) -> dict[str, Any] | None:
@@ -100,7 +107,7 @@ class Freshness:
         except MemcliError as exc:  # a symlink leading outside, a folder: skipped, said once
             warn(exc.message)
             return None
-        return (data, (st.st_size, st.st_mtime_ns)) if data is not None else None
+        return (data, (st.st_size, changed_ns(st))) if data is not None else None
 
     def changed_files(self, manifest: dict[str, Any]) -> tuple[list[str], dict[str, list]]:
         """Files whose content differs from the manifest, and files whose stat alone changed."""

@@ -258,7 +258,7 @@ class SearchIndex:
         for name in names:
             if name.startswith(("index.new-", "index.old-")):
                 pid = name.rsplit("-", 1)[-1]
-                if pid.isdigit() and int(pid) != os.getpid() and _alive(int(pid)):
+                if pid.isascii() and pid.isdigit() and int(pid) != os.getpid() and _alive(int(pid)):
                     continue
                 path = self.layout.state / name
                 if path.is_symlink():

@@ -333,11 +333,21 @@ SECTION_END = f"<!-- {MARK}: end -->"
 def _sections(text: str, marks: tuple[str, str], name: str) -> list[tuple[int, int]]:
     """Where memcli's marked sections lie in ``text``: from a line that is the start marker to the
     next line that is the end marker, with its line end.  A marker line without its pair is an error."""
+    fences, opened = [], None  # fenced code blocks: markers quoted in them are examples, not a section
+    for m in re.finditer(r"(?m)^[ \t]*(```|~~~).*$", text):
+        if opened is None:
+            opened = m.start()
+        else:
+            fences.append((opened, m.end()))
+            opened = None
+    if opened is not None:
+        fences.append((opened, len(text)))
+    quoted = lambda pos: any(a <= pos < b for a, b in fences)  # noqa: E731
     pattern = re.compile(rf"(?m)^{re.escape(marks[0])}[ \t]*\r?$.*?^{re.escape(marks[1])}[ \t]*(?:\r?\n|\Z)", re.S)
-    spans = [m.span() for m in pattern.finditer(text)]
+    spans = [m.span() for m in pattern.finditer(text) if not quoted(m.start())]
     lone = re.compile(rf"(?m)^(?:{re.escape(marks[0])}|{re.escape(marks[1])})[ \t]*\r?$")
     inside = lambda pos: any(a <= pos < b for a, b in spans)  # noqa: E731
-    if any(not inside(m.start()) for m in lone.finditer(text)):
+    if any(not inside(m.start()) and not quoted(m.start()) for m in lone.finditer(text)):
         raise MemcliError(f"{name} holds half of memcli's section markers; mend it first, nothing changed")
     return spans
 
@@ -450,10 +460,13 @@ def plan(layout: Layout, client: str, agent: str = DEFAULT_AGENT, remove: bool =
         raise MemcliError(f"unknown agent {client!r}; memcli sets up: {', '.join(CLIENTS)}")
     validate_agent(agent)
     layout.require()
-    return SETUPS[client](layout.root, agent, remove)
+    try:
+        return SETUPS[client](layout.root, agent, remove)
+    except RecursionError:
+        raise MemcliError("a settings file is nested too deeply to be changed safely; nothing changed") from None
 
 
-CREATED = "setup-created.json"  # in .memory/.vault: the files setup created (a removal may delete them)
+BACKUPS = "setup-backup"  # in .memory/.vault: each file as it was before setup first changed it
 
 
 def setup(
@@ -465,39 +478,60 @@ def setup(
     layout.require()
     with file_lock(layout.lock_path, lock_timeout, layout.memory):
         changes = plan(layout, client, agent, remove)
-        apply(layout, changes)
+        apply(layout, changes, remove)
     return changes
 
 
-def _created(layout: Layout) -> set[str]:
-    from memcli.fsutil import read_inside
+def _same(path: Path, a: str, b: str) -> bool:
+    """Whether two versions of a file say the same (JSON: the same data; text: the same lines)."""
+    if path.suffix == ".json":
+        try:
+            return json.loads(a.lstrip("\ufeff") or "{}") == json.loads(b.lstrip("\ufeff") or "{}")
+        except ValueError:
+            return False
+    return a.replace("\r\n", "\n").strip() == b.replace("\r\n", "\n").strip()
 
-    try:
-        data = json.loads(read_inside(layout.state / CREATED, layout.memory) or b"[]")
-        return {x for x in data if isinstance(x, str)} if isinstance(data, list) else set()
-    except Exception:  # a cache-like record: unreadable means nothing is known
-        return set()
 
-
-def apply(layout: Layout, changes: list[Change]) -> None:
+def apply(layout: Layout, changes: list[Change], removing: bool = False) -> None:
     """Write every change, or none: each new content goes to a temporary file beside its target
-    first; only when all of them are written are they renamed into place."""
+    first; only when all of them are written are they renamed into place.
+
+    The first change setup makes to a file of the user's keeps the file as it was in
+    ``.memory/.vault/setup-backup/``.  A removal that leaves the file saying what it said then puts
+    those very bytes back (formatting, escapes, line ends and all); one that leaves nothing in a
+    file without a backup deletes it (setup created it, here or in another clone).
+    """
     import contextlib
     import tempfile
 
-    from memcli.fsutil import atomic_write, guard, make_dirs, remove, sync_dir
+    from memcli.fsutil import atomic_write, guard, make_dirs, read_inside, remove, sync_dir
 
     root = layout.root
-    created = _created(layout)
+    backups = layout.state / BACKUPS
     made: list[Path] = []  # folders made for this run: taken out again if it fails
     staged: list[tuple[str, Path]] = []
     deletions: list[Path] = []
+    keep: dict[Path, bytes] = {}  # backups to write (first change to a file of the user's)
+    restored: list[Path] = []  # backups used up
     try:
         for change in changes:
-            relative = str(change.path.relative_to(root)) if _inside(change.path, root) else str(change.path)
-            if change.content is None or (change.empty and relative in created):
-                deletions.append(change.path)  # setup's own file, or one it created and emptied
+            relative = change.path.relative_to(root) if _inside(change.path, root) else None
+            backup = backups / relative if relative is not None else None
+            saved = read_inside(backup, layout.memory) if backup is not None else None
+            content = change.content
+            if (
+                removing
+                and saved is not None
+                and content is not None
+                and _same(change.path, content, saved.decode("utf-8", "replace"))
+            ):
+                content = saved.decode("utf-8")  # what the user had, byte for byte
+                restored.append(backup)
+            elif content is None or (change.empty and saved is None):
+                deletions.append(change.path)  # setup's own file, or one setup created
                 continue
+            elif not removing and saved is None and change.path.exists() and backup is not None:
+                keep[backup] = change.path.read_bytes()
             missing = [
                 d for d in [change.path.parent, *change.path.parent.parents] if _inside(d, root) and not d.exists()
             ]
@@ -507,14 +541,11 @@ def apply(layout: Layout, changes: list[Change]) -> None:
             fd, tmp = tempfile.mkstemp(prefix=f".{change.path.name}.", suffix=".tmp", dir=change.path.parent)
             staged.append((tmp, change.path))
             with os.fdopen(fd, "wb") as handle:
-                handle.write((change.content or "").encode("utf-8"))
+                handle.write(content.encode("utf-8"))
                 handle.flush()
                 os.fsync(handle.fileno())
-            mode = change.path.stat().st_mode & 0o777 if change.path.exists() else 0o644
-            os.chmod(tmp, mode)
-            if not change.path.exists() and not change.empty:
-                created.add(relative)
-    except (OSError, MemcliError) as exc:
+            os.chmod(tmp, change.path.stat().st_mode & 0o777 if change.path.exists() else 0o644)
+    except (OSError, MemcliError, UnicodeDecodeError) as exc:
         for tmp, _ in staged:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
@@ -524,17 +555,19 @@ def apply(layout: Layout, changes: list[Change]) -> None:
         if isinstance(exc, MemcliError):
             raise MemcliError(f"{exc.message}; nothing changed") from None
         where = getattr(exc, "filename", None) or "the files"
-        raise MemcliError(f"cannot write {where}: {exc.strerror or exc}; nothing changed") from None
+        raise MemcliError(f"cannot write {where}: {getattr(exc, 'strerror', None) or exc}; nothing changed") from None
+    for backup, data in keep.items():
+        with contextlib.suppress(OSError, MemcliError):
+            atomic_write(backup, data, layout.memory)
     for tmp, target in staged:
         os.replace(tmp, target)
         sync_dir(target.parent)
     for path in deletions:
         remove(path, root)
-        created.discard(str(path.relative_to(root)))
         _remove_empty_dirs(path.parent, root)
-    if changes:
+    for backup in restored + [backups / p.relative_to(root) for p in deletions if _inside(p, root)]:
         with contextlib.suppress(OSError, MemcliError):
-            atomic_write(layout.state / CREATED, json.dumps(sorted(created)), layout.memory)
+            remove(backup, layout.memory)
 
 
 def _remove_empty_dirs(folder: Path, root: Path) -> None:

@@ -31,18 +31,36 @@ def split_global(argv: list[str]) -> tuple[str | None, list[str]] | None:
 def protect_text(argv: list[str]) -> list[str]:
     """Let ``memcli add dev tasks "- [ ] write the test"`` store the text as typed.
 
-    For these commands, an argument that starts with '-' but is not an option (it has a
-    space, or no letter after the dash) is text: move it after a ``--``.
+    For the commands whose last arguments are free text (add, edit, search, inject), an argument
+    that starts with '-' but is not one of the command's options ("- [ ] x", "-verbose", "--force")
+    is text: it moves after a ``--``.  ``--help``/``-h`` stay help.
     """
     parsed = split_global(argv)
     if not parsed or not parsed[1] or parsed[1][0] not in TEXT_COMMANDS or "--" in argv:
         return argv
-    head, texts = [], []
-    for arg in argv:
-        if arg.startswith("-") and arg != "-" and not OPTION_LIKE.fullmatch(arg):
-            texts.append(arg)
-        else:
+    from memcli.cli.fast import load
+    from memcli.cli.spec import DIR
+
+    params = (*load(parsed[1][0]).SPEC.params, DIR)
+    takes_value = {f for p in params if p.kind in ("option", "options") for f in p.flags}
+    known = {f for p in params if p.kind in ("option", "options", "flag") for f in p.flags} | {"-h", "--help"}
+    start = len(argv) - len(parsed[1]) + 1  # the arguments after the command's name
+    head, texts = list(argv[:start]), []
+    i = start
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if not arg.startswith("-") or arg == "-":
             head.append(arg)
+            continue
+        name = arg.partition("=")[0] if arg.startswith("--") else arg[:2]
+        if OPTION_LIKE.fullmatch(arg) and name in known:
+            head.append(arg)
+            if arg in takes_value and i < len(argv):  # its value, whatever it looks like
+                head.append(argv[i])
+                i += 1
+        else:
+            texts.append(arg)
     return head + ["--", *texts] if texts else argv
 
 
@@ -76,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
         if parsed and parsed[1] and parsed[1][0] in COMMANDS:
             from memcli.cli import fast
 
+            if parsed[1][0] in TEXT_COMMANDS:
+                argv = protect_text(argv)
+                parsed = split_global(argv)
             code = fast.run(parsed[1][0], parsed[1][1:], parsed[0])
             if code is not None:
                 return code
@@ -100,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
             return exc.exit_code
         if isinstance(exc, BrokenPipeError):
             return _quiet_broken_pipe()
+        if isinstance(exc, OSError) and exc.errno in (28, 5):  # ENOSPC, EIO: where the output goes
+            sys.stderr.write(f"memcli: error: cannot write the output: {exc.strerror}\n")
+            return 1
         if os.environ.get("MEMCLI_DEBUG"):
             raise
         # A bug: still one line, unless asked for the traceback.

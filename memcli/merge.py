@@ -209,7 +209,7 @@ def run_driver(args: list[str]) -> int:
         sys.stderr.write("memcli: merge-driver needs BASE OURS THEIRS [MARKER_SIZE] [PATH] (run by git)\n")
         return 2
     base_path, ours_path, theirs_path = args[:3]
-    marker_size = args[3] if len(args) > 3 and args[3].isdigit() else "7"
+    marker_size = args[3] if len(args) > 3 and args[3].isascii() and args[3].isdigit() else "7"
     path = args[4] if len(args) > 4 else ours_path
     if not is_conversation(path) and not is_vault_file(path):
         return text_merge(base_path, ours_path, theirs_path, marker_size)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 def use_color(stream: IO[str] | None = None) -> bool:
     stream = stream or sys.stdout
-    if "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb":
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":  # no-color.org: set and not empty
         return False
     try:
         return stream.isatty()
@@ -32,6 +32,25 @@ def bold(text: str) -> str:
 
 def dim(text: str) -> str:
     return style(text, "2")
+
+
+_CONTROL = None
+
+
+def visible(text: str, stream: IO[str] | None = None) -> str:
+    """``text`` safe to show on a terminal: control characters (an escape sequence stored in an
+    entry could retitle or clear the terminal) in caret notation (``^[``).  Unchanged on a pipe."""
+    global _CONTROL
+    try:
+        if not (stream or sys.stdout).isatty():
+            return text
+    except (AttributeError, ValueError):
+        return text
+    if _CONTROL is None:
+        import re
+
+        _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+    return _CONTROL.sub(lambda m: "^" + chr((ord(m.group()) + 64) % 128) if ord(m.group()) < 128 else "?", text)
 
 
 def echo(text: str = "", err: bool = False) -> None:

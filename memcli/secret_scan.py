@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+
 class _Lazy:
     """A regular expression compiled when first used: most texts pass the needle test and never
     need most of them (compiling them all costs about 10 ms per process)."""

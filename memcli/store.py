@@ -144,7 +144,7 @@ class Store:
         removed = set()
         for line in text.splitlines():
             parts = line.split()
-            if len(parts) == 2 and parts[1].isdigit():
+            if len(parts) == 2 and parts[1].isascii() and parts[1].isdigit():
                 removed.add((parts[0], int(parts[1])))
         return removed
 
@@ -203,7 +203,9 @@ class Store:
             last = read_text(last_path, self.layout.memory)
         except (OutsideMemory, UnicodeDecodeError):
             last = None
-        last_id = int(last) if last and last.strip().isdigit() and len(last.strip()) < 20 else 0
+        last_id = (
+            int(last) if last and last.strip().isascii() and last.strip().isdigit() and len(last.strip()) < 20 else 0
+        )
         sane = [i for i in used if i < vault.MAX_ID]  # an absurd id typed by hand is kept, never followed
         new = max(time.time_ns() // 1_000_000, min(last_id, vault.MAX_ID - 1) + 1, max(sane, default=0) + 1)
         atomic_write(last_path, str(new), self.layout.memory)
@@ -232,7 +234,13 @@ class Store:
             for twin in twins[1:]:
                 renumbered += 1
                 if renumber:
-                    twin.id = self._new_id(used)
+                    # The next free id after its own: it keeps its place in time (a "now" id would make an
+                    # old entry the newest), and two clones that renumber the same twin agree.
+                    twin.date = twin.header_date or None
+                    new_id = twin.id + 1
+                    while new_id in used:
+                        new_id += 1
+                    twin.id = new_id
                     twin.marked = True  # a new id must be written down
                     used.add(twin.id)
         return final, dropped, renumbered
@@ -322,8 +330,9 @@ class Store:
         return entry
 
     def update(self, agent: str, entry_id: int, body: str | None = None, tags: list[str] | None = None) -> Located:
-        """Replace an entry's body and/or tags.  New text brings its own tags: its #hashtags and
-        ``tags``; ``tags`` alone replace the tags and keep the text."""
+        """Replace an entry's body and/or tags.  New text brings its own tags: its #hashtags, and
+        ``tags`` if given, else the old tags that were not #hashtags of the old text (--tag, system
+        tags such as ``compacted``); ``tags`` alone replace the tags and keep the text."""
         self.check(agent)
         _check_storable(body or "", tags)
         with self.lock():
@@ -332,23 +341,22 @@ class Store:
             new_body = old.body if body is None else body
             if body is None:
                 new_tags = old.tags if tags is None else tags
-            else:
-                new_tags = vault.merge_tags(vault.hashtags(body), tags or [])
+            elif tags is not None:
+                new_tags = vault.merge_tags(vault.hashtags(body), tags)
+            else:  # the text's #hashtags, and the tags given apart from the text before (--tag, system tags)
+                written = {t.lower() for t in vault.hashtags(old.body)}
+                new_tags = vault.merge_tags(vault.hashtags(body), [t for t in old.tags if t.lower() not in written])
             date = old.date
             if not old.marked and not date:  # undated hand-written text: dated when first edited
                 date = vault.date_for_id(time.time_ns() // 1_000_000)
             updated = Entry(id=old.id, date=date, tags=new_tags, body=new_body)
 
             def change(entries: list[Entry]) -> list[Entry]:
-                done = False
-                out = []
-                for e in entries:
-                    if not done and e.id == entry_id:
-                        out.append(updated)
-                        done = True
-                    else:
-                        out.append(e)
-                return out
+                # The entry find() chose; where twins share the id, the one with its content.
+                same = [n for n, e in enumerate(entries) if e.id == entry_id]
+                exact = [n for n in same if entries[n].content() == old.content()]
+                target = (exact or same or [None])[0]
+                return [updated if n == target else e for n, e in enumerate(entries)]
 
             self._rewrite(agent, located.category, change)
         return Located(agent, located.category, updated)

@@ -2,8 +2,9 @@
 
 For every vault file: how many entries it holds, its open tasks, its newest date, its last real
 handoff, and the ids of its newest entries (``HEAD``) with their sort keys.  An entry of the
-cache is used only while the file's size and modification time (and those of the agent's legacy
-``.removed`` file) are what they were when it was made; a file changed since, or changed too
+cache is used only while the file's size and change time (the later of its modification and
+inode change times; and those of the agent's legacy ``.removed`` file) are what they were when it
+was made; a file changed since, or changed too
 recently to trust its time, is read again.  So a listing of the newest entries or a status
 report at 100,000 entries stats the files and reads only those it must, and is never stale.
 Deleting the cache loses nothing.
@@ -16,6 +17,7 @@ import os
 import time
 
 from memcli import vault
+from memcli.freshness import changed_ns
 from memcli.store import Store, is_compaction_summary
 
 SUMMARY = "summary.json"
@@ -45,7 +47,7 @@ class Summaries:
             st = os.stat(path)
         except OSError:
             return None
-        return [st.st_size, st.st_mtime_ns]
+        return [st.st_size, changed_ns(st)]
 
     def get(self, agent: str, category: str) -> dict:
         """``{"entries", "open_tasks", "newest", "handoff": [id, date] | None, "head": [[key, id], ...]}``."""

@@ -813,3 +813,51 @@ def test_a_hook_without_stdout_or_with_an_odd_session_id_exits_0(mem: Path, tmp_
     )
     hook("claude-code", payload, mem)
     assert json.loads(run("recover", "dev", "--json", cwd=mem, check=True).stdout)["chatId"] == "s\ufffd"
+
+
+def test_setup_then_remove_gives_the_users_bytes_back(repo: Path):
+    settings = repo / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    original = b'{\r\n    "permissions": {"allow": ["Bash(ls)"]},\r\n    "env": {"A": "\\u00e9\\/x"},\r\n    "n": 1.50, "big": 1e2\r\n}'
+    settings.write_bytes(original)
+    agents_md = repo / "AGENTS.md"
+    agents_md.write_bytes(b"# Agents\n\nno final newline")
+    for client in ("claude-code", "codex"):
+        run("setup", client, cwd=repo, check=True)
+    for client in ("claude-code", "codex"):
+        run("setup", client, "--remove", cwd=repo, check=True)
+    assert settings.read_bytes() == original and agents_md.read_bytes() == b"# Agents\n\nno final newline"
+    assert not (repo / ".codex").exists()
+
+
+def test_remove_in_another_clone_deletes_the_files_setup_created(repo: Path, tmp_path: Path):
+    from tests.conftest import git
+
+    for client in ("claude-code", "cursor", "codex"):
+        run("setup", client, cwd=repo, check=True)
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "agents", cwd=repo)
+    other = tmp_path / "other"
+    git("clone", "-q", str(repo), str(other), cwd=tmp_path)
+    for client in ("claude-code", "cursor", "codex"):
+        run("setup", client, "--remove", cwd=other, check=True)
+    left = [p for p in (".claude", ".cursor", ".codex", "AGENTS.md") if (other / p).exists()]
+    assert left == []
+
+
+def test_markers_quoted_in_a_code_block_are_not_the_section(mem: Path):
+    agents_md = mem / "AGENTS.md"
+    example = "```\n<!-- memcli setup: start -->\nan example\n<!-- memcli setup: end -->\n```\n"
+    agents_md.write_text("# Notes\n\n" + example)
+    run("setup", "codex", cwd=mem, check=True)
+    assert example in agents_md.read_text() and agents_md.read_text().count("memcli setup: start") == 2
+    run("setup", "codex", "--remove", cwd=mem, check=True)
+    assert agents_md.read_text() == "# Notes\n\n" + example
+
+
+def test_agent_hook_takes_dir_after_the_client(mem: Path, tmp_path: Path):
+    run("add", "dev", "decisions", "Adopt SSE #sse", cwd=mem, check=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = hook("claude-code", {"hook_event_name": "SessionStart"}, elsewhere, "--dir", str(mem))
+    assert result.returncode == 0 and "Adopt SSE" in result.stdout

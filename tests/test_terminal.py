@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -36,6 +37,7 @@ def test_list_n_is_the_head_of_the_full_listing_even_with_hand_ordered_files_and
             ]
             (folder / f"{category}.md").write_text("\n".join(entries))  # not newest-first: written by hand
             age(folder / f"{category}.md")
+    time.sleep(2.1)  # the cache trusts a file only once its change time is older than that
     full = ids(run("list", "--json", cwd=mem, check=True))
     for n in (1, 5, 20, 25):
         assert ids(run("list", "-n", str(n), "--json", cwd=mem, check=True)) == full[:n]
@@ -133,7 +135,7 @@ def test_edit_with_new_text_takes_its_tags_from_it(mem: Path):
     entry = run("add", "dev", "decisions", "Use SSE #sse", "--tag", "old", cwd=mem, check=True).stdout.strip()
     run("edit", "dev", entry, "Use WebSockets after all #websocket", cwd=mem, check=True)
     shown = json.loads(run("show", "dev", entry, "--json", cwd=mem, check=True).stdout)
-    assert shown["tags"] == ["websocket"]
+    assert shown["tags"] == ["websocket", "old"]  # #sse went with the text; --tag old was given apart from it
     run("edit", "dev", entry, "Use WebSockets #websocket", "--tag", "final", cwd=mem, check=True)
     assert json.loads(run("show", entry, "--json", cwd=mem, check=True).stdout)["tags"] == ["websocket", "final"]
     run("edit", entry, "--tag", "only", cwd=mem, check=True)  # tags alone: the text stays
@@ -277,6 +279,154 @@ def test_search_marks_matches_plainly_on_a_pipe(mem: Path):
 
 
 def test_a_command_read_from_stdin_loses_its_last_newline(mem: Path):
-    data = json.loads(run("inject", "dev", "-", "--format", "json", input="fix the login redirect\r\n", cwd=mem,
-                          check=True).stdout)
+    data = json.loads(
+        run("inject", "dev", "-", "--format", "json", input="fix the login redirect\r\n", cwd=mem, check=True).stdout
+    )
     assert data["command"] == "fix the login redirect"
+
+
+# -- what the second hostile test found ------------------------------------------------------------------
+
+TWINS = """<!-- id:1704067200000 -->
+## 2024-01-01T00:00 · #auto-handoff
+
+[User]: old session A (edited on branch 1)
+
+---
+
+<!-- id:1704067200000 -->
+## 2024-01-01T00:00 · #auto-handoff
+
+[User]: old session A (edited on branch 2)
+
+---
+"""
+
+
+def test_a_renumbered_twin_keeps_its_place_in_time(mem: Path):
+    (mem / ".memory" / "dev").mkdir()
+    (mem / ".memory" / "dev" / "handoffs.md").write_text(TWINS)
+    run("add", "dev", "handoffs", "[User]: today's session", "--tag", "auto-handoff", cwd=mem, check=True)
+    rows = json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)
+    assert rows[0]["body"] == "[User]: today's session"
+    assert sorted(r["id"] for r in rows[1:]) == [1704067200000, 1704067200001]
+    assert all(r["date"] == "2024-01-01T00:00" for r in rows[1:])
+    assert "today's session" in run("inject", "dev", cwd=mem, check=True).stdout.split("Last Session:")[1]
+
+
+def test_editing_the_text_keeps_tags_given_apart_from_it(mem: Path):
+    entry = run(
+        "add", "dev", "handoffs", "Session compacted (30 older messages)", "--tag", "compacted", cwd=mem, check=True
+    ).stdout.strip()
+    run("edit", "dev", entry, "Session compacted (31 older messages) #note", cwd=mem, check=True)
+    assert json.loads(run("show", entry, "--json", cwd=mem, check=True).stdout)["tags"] == ["note", "compacted"]
+    run("edit", "dev", entry, "Session compacted (31 older messages)", cwd=mem, check=True)  # the hashtag went
+    assert json.loads(run("show", entry, "--json", cwd=mem, check=True).stdout)["tags"] == ["compacted"]
+
+
+def test_ids_are_ascii_digits(mem: Path):
+    for args in (["show", "dev", "²"], ["rm", "dev", "①", "--yes"], ["done", "dev", "²"], ["show", "٣"]):
+        result = run(*args, cwd=mem)
+        assert result.returncode == 1 and "internal error" not in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_text_that_looks_like_an_option_is_text(mem: Path):
+    run("add", "dev", "lessons", "-verbose", cwd=mem, check=True)
+    assert json.loads(run("list", "--json", cwd=mem, check=True).stdout)[0]["body"] == "-verbose"
+    data = json.loads(run("inject", "dev", "--force", "--format", "json", cwd=mem, check=True).stdout)
+    assert data["command"] == "--force"
+    assert run("search", "-rf", cwd=mem).returncode == 0
+    assert (
+        json.loads(run("inject", "dev", "-f", "json", "--", "--help", cwd=mem, check=True).stdout)["command"]
+        == "--help"
+    )
+
+
+def test_the_summary_cache_sees_a_same_size_edit_that_keeps_the_time(mem: Path):
+    run("add", "dev", "tasks", "- [ ] write the login test", cwd=mem, check=True)
+    path = mem / ".memory" / "dev" / "tasks.md"
+    age(path)
+    time.sleep(2.1)  # the change time must be old enough for the cache to trust it
+    assert "1 open task" in run("status", "dev", cwd=mem, check=True).stdout
+    stat = path.stat()
+    path.write_text(path.read_text().replace("[ ]", "[x]"))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size, same modification time
+    assert path.stat().st_mtime_ns == stat.st_mtime_ns and path.stat().st_size == stat.st_size
+    assert "0 open tasks" in run("status", "dev", cwd=mem, check=True).stdout
+
+
+def test_list_keeps_inline_hashtags_in_the_sentence(mem: Path):
+    run("add", "dev", "decisions", "Adopt #SSE instead of #websockets for streaming", cwd=mem, check=True)
+    run("add", "dev", "decisions", "#sse #arch\nAdopt SSE for streaming", cwd=mem, check=True)
+    lines = run("list", cwd=mem, check=True).stdout.splitlines()
+    assert lines[0].split("  ")[-2:] == ["Adopt SSE for streaming", "#sse #arch"]
+    assert "Adopt #SSE instead of #websockets for streaming" in lines[1] and lines[1].count("#SSE") == 1
+
+
+def test_inject_reads_any_bytes_on_stdin(mem: Path):
+    run("add", "dev", "decisions", "decided postgres over mysql", cwd=mem, check=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "memcli", "inject", "dev", "-", "-f", "json"],
+        cwd=mem,
+        input=b"decided postgres \xff",
+        capture_output=True,
+        env=clean_env(),
+    )
+    data = json.loads(result.stdout)
+    assert result.returncode == 0 and result.stderr == b""
+    assert data["command"] == "decided postgres \ufffd" and data["sections"]["decisions"]
+
+
+def test_project_commands_refuse_extra_arguments(mem: Path):
+    for args in (["edit", "_project", "first part", "second part"], ["show", "_project", "extra"]):
+        result = run(*args, cwd=mem)
+        assert result.returncode == 1 and "unexpected argument" in result.stderr
+
+
+def test_done_on_twins_changes_the_one_it_names(mem: Path):
+    path = mem / ".memory" / "dev" / "tasks.md"
+    path.parent.mkdir()
+    path.write_text(
+        "<!-- id:99999999999999999999 -->\n## 2024-01-01T00:00\n\n- [ ] task a\n\n---\n\n"
+        "<!-- id:99999999999999999999 -->\n## 2025-01-01T00:00\n\n- [ ] task b\n\n---\n"
+    )
+    run("done", "dev", "99999999999999999999", "task b", cwd=mem, check=True)
+    text = path.read_text()
+    assert "- [ ] task a" in text and "- [x] task b" in text
+
+
+def test_control_characters_are_shown_not_sent_to_a_terminal(mem: Path):
+    run("add", "dev", "lessons", "\x1b]0;pwned\x07\x1b[2Jtext", cwd=mem, check=True)
+    master, slave = os.openpty()
+    try:
+        subprocess.run([sys.executable, "-m", "memcli", "list"], cwd=mem, env=clean_env(), stdout=slave, timeout=60)
+        shown = os.read(master, 65536)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert b"\x1b]0;" not in shown and b"^[]0;pwned^G" in shown
+    piped = run("list", "--json", cwd=mem, check=True).stdout
+    assert json.loads(piped)[0]["body"] == "\x1b]0;pwned\x07\x1b[2Jtext"  # data stays data
+
+
+def test_full_disk_and_empty_no_color(mem: Path):
+    run("add", "dev", "lessons", "x", cwd=mem, check=True)
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "memcli", "list"],
+            cwd=mem,
+            env=clean_env(),
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert (
+        result.returncode == 1 and result.stderr == "memcli: error: cannot write the output: No space left on device\n"
+    )
+    from memcli import output
+
+    os.environ["NO_COLOR"] = ""
+    try:
+        assert output.use_color(type("T", (), {"isatty": lambda self: True})())
+    finally:
+        del os.environ["NO_COLOR"]

@@ -45,9 +45,12 @@ def parse(spec: CommandSpec, args: list[str]) -> dict[str, Any] | None:
         if only_positional or arg == "-" or not OPTION_LIKE.fullmatch(arg):
             positionals.append(arg)
             continue
-        name, eq, attached = arg.partition("=")
-        if not eq and not arg.startswith("--") and len(arg) > 2:
-            name, attached, eq = arg[:2], arg[2:], "="  # -n5
+        if arg.startswith("--"):
+            name, eq, attached = arg.partition("=")
+        elif len(arg) > 2:
+            name, attached, eq = arg[:2], arg[2:], "="  # -n5 (and -n=5, whose value is "=5", as Click reads it)
+        else:
+            name, eq, attached = arg, "", ""
         param = options.get(name)
         if param is None:
             return None

@@ -57,7 +57,9 @@ def run(
     if agent == PROJECT_NAME:
         if tag:
             raise MemcliError("_project.md has no tags; nothing changed")
-        new = entry_id if text is None else text
+        if entry_id is not None and text is not None:
+            raise MemcliError(f"unexpected argument {text!r}: `memcli edit _project [TEXT|-]`")
+        new = entry_id
         body = common.read_text_argument(new, initial=store.read_project())
         api.check_secrets(body, allow_secret)
         store.write_project(body if body.endswith("\n") or not body else body + "\n")

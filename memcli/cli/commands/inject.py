@@ -14,7 +14,7 @@ SPEC = CommandSpec(
     "wrapper never breaks. The block never exceeds --budget tokens (ceil(characters / 4)).",
     epilog="""Examples:
 
-  cursor-agent -p "$(memcli inject dev "$task")$task"
+  cursor-agent -p "$(memcli inject dev -- "$task")$task"
 
   memcli inject dev "fix the login redirect" --budget 800 --explain
 
@@ -62,7 +62,8 @@ def run_inject(
         from memcli.paths import Layout, find_layout
 
         if command == "-":
-            command = sys.stdin.read().replace("\r\n", "\n").rstrip("\n")  # a command without its last newline
+            data = sys.stdin.buffer.read().decode("utf-8", "replace")  # the wrapper goes on, whatever came
+            command = data.replace("\x00", "").replace("\r\n", "\n").rstrip("\n")  # without its last newline
         command = command or ""
         try:
             layout = find_layout(dir_option, must_exist=False)

@@ -35,7 +35,7 @@ def run(
 ) -> int:
     import sys
 
-    from memcli import api, output
+    from memcli import api, output, vault
     from memcli.cli import common
 
     rows = api.entries(common.open_store(dir_option), agent, category, tag, limit)
@@ -50,8 +50,9 @@ def run(
     lines = []
     for r in rows:
         e = r.entry
-        tags = " ".join("#" + t for t in e.tags)
-        first = output.shorten(api.first_line(e.body, e.tags), 72)
+        first = output.visible(output.shorten(api.first_line(e.body), 72))
+        shown = {m.group(1).lower() for m in vault.HASHTAG_RE.finditer(first)}
+        tags = " ".join("#" + t for t in e.tags if t.lower() not in shown)  # each tag shown once
         where = f"{r.agent}/{r.category}".ljust(width)
         line = f"{output.bold(str(e.id).rjust(id_width))}  {where}  {output.dim(e.header_date.ljust(16))}  {first}"
         lines.append(line + (f"  {output.dim(tags)}" if tags else ""))

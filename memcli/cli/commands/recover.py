@@ -43,5 +43,5 @@ def run(dir_option: str | None, agent: str, as_json: bool = False) -> int:
     count = output.plural(len(data["messages"]), "message")
     output.echo(output.bold(f"checkpoint of {agent}: {count}, saved {age_h:.1f} h ago{extra}"))
     for m in data["messages"]:
-        output.echo(f"[{m.get('role', '?')}]: {m['text']}")
+        output.echo(output.visible(f"[{m.get('role', '?')}]: {m['text']}"))
     return 0

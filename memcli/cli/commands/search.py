@@ -53,7 +53,9 @@ def run_search(
         head = f"{h.id}  {h.agent}/{h.category}  {h.date}" + (f"  {tags}" if tags else "")
         if h.related:
             head += "  (next to a match)"
-        snippet = h.snippet
+        # the match marks (\x00, \x01) survive; any other control character is shown, not sent
+        snippet = output.visible(h.snippet.replace("\x00", "\ue000").replace("\x01", "\ue001"))
+        snippet = snippet.replace("\ue000", "\x00").replace("\ue001", "\x01")
         if color:
             head = f"\x1b[1m{head}\x1b[0m"
             snippet = snippet.replace("\x00", "\x1b[1;33m").replace("\x01", "\x1b[0m")

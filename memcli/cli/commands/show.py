@@ -41,6 +41,10 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
 
     store = common.open_store(dir_option)
     if agent == PROJECT_NAME:
+        if entry_id is not None:
+            from memcli.errors import MemcliError
+
+            raise MemcliError(f"unexpected argument {entry_id!r}: `memcli show _project`")
         text = store.read_project()
         if as_json:
             output.print_json({"path": str(store.layout.project_file), "text": text})
@@ -62,7 +66,7 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
     if as_json:
         output.print_json(api.entry_json(located.agent, located.category, e))
         return 0
-    tags = " ".join("#" + t for t in e.tags)
+    tags = output.visible(" ".join("#" + t for t in e.tags))
     head = output.bold(f"{e.id}  {located.agent}/{located.category}  {e.header_date}") + (f"  {tags}" if tags else "")
-    sys.stdout.write(f"{head}\n\n{e.body}\n")
+    sys.stdout.write(f"{head}\n\n{output.visible(e.body)}\n")
     return 0

@@ -50,7 +50,13 @@ def run(dir_option: str | None, agent: str | None = None, as_json: bool = False)
     else:
         echo(f"index: {plural(idx['changed_files'] or 0, 'changed file')} (the next search updates it)")
     last = report["last_compaction"]
-    echo(f"last compaction: {last['timestamp'] if last else 'never'}")
+    if not last:
+        echo("last compaction: never")
+    elif last.get("nothingToDo"):
+        changes = last.get("lastChanges") or {}
+        echo(f"last compaction: {last['timestamp']} (nothing to do; last changes {changes.get('timestamp', 'never')})")
+    else:
+        echo(f"last compaction: {last['timestamp']}")
     git = report["git"]
     if git:
         hooks = (
