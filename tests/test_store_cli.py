@@ -617,7 +617,7 @@ def test_a_folder_where_a_vault_file_should_be(mem: Path):
         assert "internal error" not in result.stderr and "Traceback" not in result.stderr, args
         assert result.returncode == 0, (args, result.stderr)
     assert "tasks.md is a folder" in run("compact", cwd=mem).stderr
-    assert "an entry" in run("search", "entry", cwd=mem).stdout
+    assert "an **entry**" in run("search", "entry", cwd=mem).stdout
 
 
 def test_one_unreadable_vault_file_never_disables_search(mem: Path):
@@ -627,7 +627,7 @@ def test_one_unreadable_vault_file_never_disables_search(mem: Path):
     with (mem / ".memory" / "dev" / "lessons.md").open("ab") as handle:
         handle.write(b"\ncaf\xe9 note\n")
     result = run("search", "ops entry", cwd=mem)
-    assert result.returncode == 0 and "ops entry" in result.stdout and "lessons.md" in result.stderr
+    assert result.returncode == 0 and "**ops** **entry**" in result.stdout and "lessons.md" in result.stderr
     assert "dev entry" in run("inject", "dev", "dev entry", cwd=mem, check=True).stdout
     status = run("status", "--json", cwd=mem)
     assert status.returncode == 0 and any("lessons.md" in p for p in json.loads(status.stdout)["problems"])
