@@ -30,7 +30,7 @@ from memcli.store import COMPACTED_TAG as COMPACTED
 from memcli.store import Store
 from memcli.vault import Entry
 
-LOG = "compact-log.json"
+from memcli.compact_log import LOG, is_due, last_run  # noqa: F401  (the log's home)
 
 
 @dataclass
@@ -53,25 +53,6 @@ class CompactReport:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def last_run(store: Store) -> dict[str, Any] | None:
-    try:
-        data = json.loads(read_inside(store.layout.state / LOG, store.layout.memory) or b"")
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def is_due(store: Store, now: float | None = None) -> bool:
-    data = last_run(store)
-    if not data or not isinstance(data.get("timestamp"), str):
-        return True
-    try:
-        then = datetime.fromisoformat(data["timestamp"].replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return True
-    return (now or time.time()) - then >= store.config.compact_interval_minutes * 60
 
 
 def _processed_ids(store: Store) -> set[str]:

@@ -333,7 +333,7 @@ def compact_for_commit(store) -> str | None:
 
     Returns what was done, or None when it did nothing.
     """
-    from memcli import compact
+    from memcli import compact, compact_log
 
     top = _toplevel(store.layout.root)
     if top is None or _in_progress(top):
@@ -347,7 +347,7 @@ def compact_for_commit(store) -> str | None:
         return None  # no memory in this commit: compaction waits for one that has some
     unstaged = _paths(git(top, "diff", "--name-only", "-z", "--", memory))
     untracked = _paths(git(top, "ls-files", "--others", "--exclude-standard", "-z", "--", memory))
-    if unstaged or untracked or not compact.is_due(store):
+    if unstaged or untracked or not compact_log.is_due(store):
         return None
     from memcli.errors import LockTimeout
     from memcli.fsutil import file_lock

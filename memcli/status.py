@@ -56,7 +56,7 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
 
 def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
     """The vault report plus checkpoints, the index, the last compaction and git."""
-    from memcli import compact, gitutil, hooks, sessions
+    from memcli import compact_log, gitutil, hooks, sessions
 
     report = vault_status(store, agent)
     for name, info in report["agents"].items():
@@ -72,7 +72,7 @@ def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
                 "messages": len(data["messages"]),
             }
     report["index"] = index_status(store)
-    report["last_compaction"] = compact.last_run(store)
+    report["last_compaction"] = compact_log.last_run(store)
     root = store.layout.root
     if gitutil.is_repo(root):
         changes = gitutil.memory_changes(root) or []

@@ -30,6 +30,7 @@ class Summaries:
     def __init__(self, store: Store):
         self.store = store
         self.path = store.layout.state / SUMMARY
+        self.base = str(store.layout.memory)
         self.files: dict[str, list] = {}
         self.changed = False
         try:
@@ -52,8 +53,8 @@ class Summaries:
     def get(self, agent: str, category: str) -> dict:
         """``{"entries", "open_tasks", "newest", "handoff": [id, date] | None, "head": [[key, id], ...]}``."""
         key = f"{agent}/{category}"
-        layout = self.store.layout
-        stamp = [self._stat(str(layout.category_file(agent, category))), self._stat(str(layout.removed_file(agent)))]
+        base = self.base  # plain strings: Path objects cost more than the stat at 1,000 files
+        stamp = [self._stat(f"{base}/{agent}/{category}.md"), self._stat(f"{base}/{agent}/.removed")]
         cached = self.files.get(key)
         if cached and cached[0] == stamp:
             return cached[1]

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import os
-import shlex
-import subprocess
 import sys
-import tempfile
 
 from memcli import api, output
 from memcli.errors import MemcliError
@@ -47,6 +44,10 @@ EDITOR_NOTE = "<!-- memcli: {action} above this line. {hint}This line is dropped
 def edit_in_editor(initial: str, suffix: str = ".md", note: str = "") -> str:
     """Open $VISUAL/$EDITOR on ``initial`` (and ``note``, a comment line that is taken out again) and
     return the saved text (one final newline dropped)."""
+    import shlex
+    import subprocess
+    import tempfile
+
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     fd, path = tempfile.mkstemp(prefix="memcli-", suffix=suffix)
     try:
