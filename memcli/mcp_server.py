@@ -36,11 +36,11 @@ def _sdk():
 
 def build_server(dir_option: str | None = None):
     """The server with memcli's five tools (not yet running)."""
-    from pydantic import Field
+    MCPServer, ToolError, CallToolResult, TextContent, ToolAnnotations = _sdk()  # first: says what is missing
+    from pydantic import Field  # the SDK's own dependency
 
     from memcli import __version__
 
-    MCPServer, ToolError, CallToolResult, TextContent, ToolAnnotations = _sdk()
     server = MCPServer("memcli", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     reading = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     writing = ToolAnnotations(

@@ -516,7 +516,11 @@ def test_mcp_over_stdio_with_the_sdk_client(mem: Path):
 
 
 def test_mcp_without_the_sdk_says_what_to_install(mem: Path):
-    program = "import sys; sys.modules['mcp'] = None; from memcli.main import main; sys.exit(main(['mcp']))"
+    # as in an install without the extra: neither the SDK nor pydantic, which comes with it
+    program = (
+        "import sys; sys.modules['mcp'] = None; sys.modules['pydantic'] = None; from memcli.main import main;"
+        " sys.exit(main(['mcp']))"
+    )
     result = subprocess.run([sys.executable, "-c", program], cwd=mem, capture_output=True, text=True, env=clean_env())
     assert result.returncode == 1
     assert (
