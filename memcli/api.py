@@ -57,8 +57,8 @@ def clean_tags(tags: list[str] | None) -> list[str]:
 
 
 def _is_number(value: str) -> bool:
-    """ASCII digits only: ``str.isdigit`` also takes '²' and '٣'."""
-    return value.isascii() and value.isdigit()
+    """ASCII digits only (``str.isdigit`` also takes '²' and '٣'), and not absurdly many."""
+    return value.isascii() and value.isdigit() and len(value) <= 40
 
 
 def parse_id(value: str | int) -> int:

@@ -134,6 +134,10 @@ def _read_json(path: Path) -> tuple[dict | None, str | None]:
         raise MemcliError(f"{path} is nested too deeply to be a settings file; nothing changed") from None
     if not isinstance(data, dict):
         raise MemcliError(f"{path} does not hold a JSON object; nothing changed")
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise MemcliError(f"{path} holds half of a UTF-16 surrogate pair (\\ud8xx); nothing changed") from None
     return data, text
 
 
@@ -340,8 +344,7 @@ def _sections(text: str, marks: tuple[str, str], name: str) -> list[tuple[int, i
         else:
             fences.append((opened, m.end()))
             opened = None
-    if opened is not None:
-        fences.append((opened, len(text)))
+    # (a fence left open quotes nothing: memcli's own section may follow it)
     quoted = lambda pos: any(a <= pos < b for a, b in fences)  # noqa: E731
     pattern = re.compile(rf"(?m)^{re.escape(marks[0])}[ \t]*\r?$.*?^{re.escape(marks[1])}[ \t]*(?:\r?\n|\Z)", re.S)
     spans = [m.span() for m in pattern.finditer(text) if not quoted(m.start())]
@@ -545,7 +548,7 @@ def apply(layout: Layout, changes: list[Change], removing: bool = False) -> None
                 handle.flush()
                 os.fsync(handle.fileno())
             os.chmod(tmp, change.path.stat().st_mode & 0o777 if change.path.exists() else 0o644)
-    except (OSError, MemcliError, UnicodeDecodeError) as exc:
+    except (OSError, MemcliError, UnicodeError) as exc:
         for tmp, _ in staged:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)

@@ -32,8 +32,11 @@ def protect_text(argv: list[str]) -> list[str]:
     """Let ``memcli add dev tasks "- [ ] write the test"`` store the text as typed.
 
     For the commands whose last arguments are free text (add, edit, search, inject), an argument
-    that starts with '-' but is not one of the command's options ("- [ ] x", "-verbose", "--force")
-    is text: it moves after a ``--``.  ``--help``/``-h`` stay help.
+    that starts with '-' but cannot be an option ("- [ ] x", "-5") is text: it moves after a
+    ``--``.  For ``search`` and ``inject``, whose text is a query or a task that may be anything,
+    so is one that looks like an option the command does not have ("--force", "-rf"); ``add`` and
+    ``edit`` refuse those instead (a mistyped ``--tags`` must not become an entry's text).
+    ``--help``/``-h`` stay help.
     """
     parsed = split_global(argv)
     if not parsed or not parsed[1] or parsed[1][0] not in TEXT_COMMANDS or "--" in argv:
@@ -54,7 +57,7 @@ def protect_text(argv: list[str]) -> list[str]:
             head.append(arg)
             continue
         name = arg.partition("=")[0] if arg.startswith("--") else arg[:2]
-        if OPTION_LIKE.fullmatch(arg) and name in known:
+        if OPTION_LIKE.fullmatch(arg) and (name in known or parsed[1][0] in ("add", "edit")):
             head.append(arg)
             if arg in takes_value and i < len(argv):  # its value, whatever it looks like
                 head.append(argv[i])

@@ -160,7 +160,8 @@ class _Shifted:
 
 def _assignments(text: str) -> list[_Shifted]:
     """Matches of the assignment patterns, looked for only in windows around lines that name a key
-    word next to ':' or '=' (a window is the line and the next: a value may follow a line break)."""
+    word: the line and the lines after it through the second one that is not blank (the separator
+    and the value may each follow line breaks, as the patterns' ``\\s*`` allows)."""
     if not _KEY_WORD_GATE.search(text):
         return []
     out: list[_Shifted] = []
@@ -168,10 +169,15 @@ def _assignments(text: str) -> list[_Shifted]:
     lines = text.split("\n")
     offset = 0
     for n, line in enumerate(lines):
-        if (
-            "=" in line or ":" in line or (n + 1 < len(lines) and ("=" in lines[n + 1] or ":" in lines[n + 1]))
-        ) and _KEY_WORD_GATE.search(line):
-            window = line if n + 1 >= len(lines) else line + "\n" + lines[n + 1]
+        if _KEY_WORD_GATE.search(line):
+            last, filled = n + 1, 0
+            while last < len(lines) and filled < 2:  # a separator line, then a value line, may follow
+                filled += bool(lines[last].strip())
+                last += 1
+            window = "\n".join(lines[n:last])
+            if "=" not in window and ":" not in window:
+                offset += len(line) + 1
+                continue
             for pattern in (_ASSIGNMENT, _ENV_ASSIGNMENT):
                 for m in pattern.finditer(window):
                     shifted = _Shifted(m, offset)

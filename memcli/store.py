@@ -211,7 +211,7 @@ class Store:
         atomic_write(last_path, str(new), self.layout.memory)
         return new
 
-    def _clean(self, entries: list[Entry], renumber: bool = True) -> tuple[list[Entry], int, int]:
+    def _clean(self, entries: list[Entry], renumber: bool = True, taken=None) -> tuple[list[Entry], int, int]:
         """Drop exact copies and give every duplicated id but the first a new id.
 
         Returns the entries and how many copies were dropped and ids renumbered.  With
@@ -230,6 +230,8 @@ class Store:
             final.append(e)
         renumbered = 0
         used = {e.id for e in final if e.id is not None}
+        if renumber and taken is not None and any(len(t) > 1 for t in seen.values()):
+            used |= taken()  # a twin's new id must be free in the agent's other files and removals too
         for twins in seen.values():
             for twin in twins[1:]:
                 renumbered += 1
@@ -248,10 +250,19 @@ class Store:
     def _write(self, agent: str, category: str, entries: list[Entry], renumber: bool = True) -> None:
         """Write a vault file: drop exact copies and (unless told not to) renumber duplicate ids."""
         path = self.layout.category_file(agent, category)
-        final, _, _ = self._clean(entries, renumber)
+        final, _, _ = self._clean(entries, renumber, lambda: self._ids_elsewhere(agent, category))
         atomic_write(path, vault.serialize(final), self.layout.memory)
         for listener in self.listeners:
             listener(self, agent, category)
+
+    def _ids_elsewhere(self, agent: str, category: str) -> set[int]:
+        """Ids the agent uses outside this file (its other categories) and ids recorded as removed."""
+        ids = {i for _, i in self.removed_ids(agent)}
+        for other in self.categories:
+            if other != category:
+                with contextlib.suppress(MemcliError):
+                    ids |= {e.id for e in self._read_raw(agent, other) if e.id is not None}
+        return ids
 
     def normalise(self, agent: str, category: str, dry_run: bool = False) -> dict[str, int]:
         """Tidy a vault file: copies, duplicate ids, legacy removals, order (newest first).

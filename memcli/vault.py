@@ -294,8 +294,9 @@ def _parse_canonical(text: str) -> list[Entry] | None:
         return None
     entries = []
     pos = 0
-    for m in _CANONICAL_RE.finditer(text):
-        if m.start() != pos:
+    while pos < len(text):
+        m = _CANONICAL_RE.match(text, pos)  # anchored: a file that is not canonical fails fast, not quadratically
+        if m is None:
             return None
         body = m.group(4)
         if "\\" in body:

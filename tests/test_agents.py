@@ -865,3 +865,22 @@ def test_agent_hook_takes_dir_after_the_client(mem: Path, tmp_path: Path):
     elsewhere.mkdir()
     result = hook("claude-code", {"hook_event_name": "SessionStart"}, elsewhere, "--dir", str(mem))
     assert result.returncode == 0 and "Adopt SSE" in result.stdout
+
+
+def test_an_unclosed_code_fence_does_not_hide_memclis_section(mem: Path):
+    agents_md = mem / "AGENTS.md"
+    agents_md.write_text("# Agents\n\n```bash\nmake test\n")
+    run("setup", "codex", cwd=mem, check=True)
+    run("setup", "codex", cwd=mem, check=True)
+    assert agents_md.read_text().count("<!-- memcli setup: start -->") == 1
+    run("setup", "codex", "--remove", cwd=mem, check=True)
+    assert agents_md.read_text() == "# Agents\n\n```bash\nmake test\n"
+
+
+def test_setup_refuses_json_holding_half_a_surrogate_pair(mem: Path):
+    settings = mem / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"note": "\\ud83d", "permissions": {}}\n')
+    result = run("setup", "claude-code", cwd=mem)
+    assert result.returncode == 1 and "internal error" not in result.stderr and len(result.stderr.splitlines()) == 1
+    assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]

@@ -330,9 +330,15 @@ def test_ids_are_ascii_digits(mem: Path):
         assert result.returncode == 1 and "internal error" not in result.stderr and len(result.stderr.splitlines()) == 1
 
 
-def test_text_that_looks_like_an_option_is_text(mem: Path):
-    run("add", "dev", "lessons", "-verbose", cwd=mem, check=True)
-    assert json.loads(run("list", "--json", cwd=mem, check=True).stdout)[0]["body"] == "-verbose"
+def test_text_that_looks_like_an_option_is_text_for_queries_and_tasks(mem: Path):
+    run("add", "dev", "lessons", "-5 degrees broke the sensor", cwd=mem, check=True)
+    entry = json.loads(run("list", "--json", cwd=mem, check=True).stdout)[0]
+    assert entry["body"] == "-5 degrees broke the sensor"
+    for args in (["edit", str(entry["id"]), "--tags=arch"], ["add", "dev", "lessons", "-verbose"]):
+        result = run(*args, cwd=mem)  # a mistyped option of add or edit never becomes an entry's text
+        assert result.returncode == 2 and "No such option" in result.stderr
+    assert json.loads(run("show", str(entry["id"]), "--json", cwd=mem, check=True).stdout)["body"] == entry["body"]
+    run("add", "dev", "lessons", "--", "-verbose", cwd=mem, check=True)
     data = json.loads(run("inject", "dev", "--force", "--format", "json", cwd=mem, check=True).stdout)
     assert data["command"] == "--force"
     assert run("search", "-rf", cwd=mem).returncode == 0
@@ -430,3 +436,25 @@ def test_full_disk_and_empty_no_color(mem: Path):
         assert output.use_color(type("T", (), {"isatty": lambda self: True})())
     finally:
         del os.environ["NO_COLOR"]
+
+
+def test_a_twin_never_takes_an_id_used_elsewhere_or_removed(mem: Path):
+    folder = mem / ".memory" / "dev"
+    folder.mkdir()
+    twin = "<!-- id:1700000000000 -->\n## 2023-11-14T22:13\n\n{}\n\n---\n"
+    (folder / "decisions.md").write_text(twin.format("twin A") + "\n" + twin.format("twin B"))
+    (folder / "lessons.md").write_text("<!-- id:1700000000001 -->\n## 2023-11-14T22:13\n\nneighbour\n\n---\n")
+    (folder / ".removed").write_text("decisions 1700000000002\n")
+    run("add", "dev", "decisions", "new", cwd=mem, check=True)
+    rows = json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)
+    assert sorted(r["body"] for r in rows) == ["neighbour", "new", "twin A", "twin B"]
+    assert len({r["id"] for r in rows}) == 4 and 1700000000002 not in {r["id"] for r in rows}
+
+
+def test_a_hand_written_file_with_closers_right_after_the_bodies_reads_whole(mem: Path):
+    from memcli import vault
+
+    text = "".join(f"<!-- id:{1700000000000 + n} -->\n## 2023-11-14T22:13\n\nnote {n}\n---\n\n" for n in range(300))
+    text = text.rstrip("\n") + "\n"  # not as memcli writes them: the line parser reads them
+    assert vault._parse_canonical(text) is None
+    assert [e.body for e in vault.parse(text)] == [f"note {n}" for n in range(300)]
