@@ -137,8 +137,12 @@ def _payload() -> dict[str, Any]:
 
 
 def _layout(client: str, payload: dict[str, Any], dir_option: str | None):
-    """The memory of the project the session runs in: --dir or MEMCLI_DIR, else the project the
-    agent names (its environment variable, the JSON's ``cwd`` or first workspace root)."""
+    """The memory of the project the session runs in: --dir or MEMCLI_DIR, else the nearest
+    ``.memory/`` above the project the agent names (its environment variable, the JSON's ``cwd`` or
+    first workspace root), else above the current folder."""
+    from pathlib import Path
+
+    from memcli.errors import NotInitialized
     from memcli.paths import find_layout
 
     if dir_option or os.environ.get("MEMCLI_DIR"):
@@ -153,17 +157,12 @@ def _layout(client: str, payload: dict[str, Any], dir_option: str | None):
     if isinstance(roots, list) and roots and isinstance(roots[0], str):
         starts.append(roots[0])
     starts.append(os.getcwd())
-    from pathlib import Path
-
-    from memcli.paths import MEMORY_DIR, Layout
-
     for start in starts:
-        folder = Path(start)
-        if not folder.is_absolute():
-            continue
-        for candidate in (folder, *folder.parents):
-            if (candidate / MEMORY_DIR).is_dir():
-                return Layout(candidate)
+        if os.path.isabs(start):
+            try:
+                return find_layout(start=Path(start))
+            except NotInitialized:
+                continue
     raise _Skip("no .memory/ for this session")
 
 

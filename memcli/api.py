@@ -7,7 +7,6 @@ from __future__ import annotations
 from memcli import vault
 from memcli.errors import MemcliError
 from memcli.store import Located, Store
-from memcli.summary import HEAD
 
 TYPE_CHECKING = False  # names for annotations only
 if TYPE_CHECKING:
@@ -86,6 +85,8 @@ def entries(
     limit: int | None = None,
 ) -> list[Located]:
     """Entries, newest first, of one agent and category if given, with a tag if given."""
+    from memcli.summary import HEAD
+
     store.check(agent, category)
     if limit and limit <= HEAD and not tag:
         return _newest(store, agent, category, limit)

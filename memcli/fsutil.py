@@ -166,8 +166,9 @@ def sync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def atomic_write(path: Path, data: str | bytes, within: Path) -> None:
-    """Write a file so that a crash leaves either the old or the new content; only inside ``within``."""
+def stage_write(path: Path, data: str | bytes, within: Path) -> str:
+    """Write ``data`` to a temporary file beside ``path`` (synced, with ``path``'s mode) and return
+    its name; ``os.replace`` puts it in place.  Nothing is left behind if it fails."""
     import tempfile
 
     if isinstance(data, str):
@@ -184,12 +185,23 @@ def atomic_write(path: Path, data: str | bytes, within: Path) -> None:
             os.chmod(tmp, path.stat().st_mode & 0o777)
         else:
             os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-        sync_dir(path.parent)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    return tmp
+
+
+def atomic_write(path: Path, data: str | bytes, within: Path) -> None:
+    """Write a file so that a crash leaves either the old or the new content; only inside ``within``."""
+    tmp = stage_write(path, data, within)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    sync_dir(path.parent)
 
 
 def read_text(path: Path, within: Path | None = None) -> str | None:

@@ -244,14 +244,6 @@ def _claude(root: Path, agent: str, remove: bool) -> list[Change]:
     return _hook_groups(root, CLAUDE_SETTINGS, "claude-code", CLAUDE_EVENTS, agent, remove)
 
 
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.relative_to(root)
-        return True
-    except ValueError:
-        return False
-
-
 def _same_after_reorder(before: dict, after: dict) -> bool:
     """Whether ``after`` only moved memcli's own entries to the end of their lists."""
     return _canonical(before) == _canonical(after)
@@ -505,9 +497,8 @@ def apply(layout: Layout, changes: list[Change], removing: bool = False) -> None
     file without a backup deletes it (setup created it, here or in another clone).
     """
     import contextlib
-    import tempfile
 
-    from memcli.fsutil import atomic_write, guard, make_dirs, read_inside, remove, sync_dir
+    from memcli.fsutil import atomic_write, read_inside, remove, stage_write, sync_dir
 
     root = layout.root
     backups = layout.state / BACKUPS
@@ -518,7 +509,7 @@ def apply(layout: Layout, changes: list[Change], removing: bool = False) -> None
     restored: list[Path] = []  # backups used up
     try:
         for change in changes:
-            relative = change.path.relative_to(root) if _inside(change.path, root) else None
+            relative = change.path.relative_to(root) if change.path.is_relative_to(root) else None
             backup = backups / relative if relative is not None else None
             saved = read_inside(backup, layout.memory) if backup is not None else None
             content = change.content
@@ -535,19 +526,9 @@ def apply(layout: Layout, changes: list[Change], removing: bool = False) -> None
                 continue
             elif not removing and saved is None and change.path.exists() and backup is not None:
                 keep[backup] = change.path.read_bytes()
-            missing = [
-                d for d in [change.path.parent, *change.path.parent.parents] if _inside(d, root) and not d.exists()
-            ]
-            make_dirs(change.path.parent, root)
-            made.extend(sorted(missing, key=lambda d: len(d.parts), reverse=True))
-            guard(change.path, root)
-            fd, tmp = tempfile.mkstemp(prefix=f".{change.path.name}.", suffix=".tmp", dir=change.path.parent)
-            staged.append((tmp, change.path))
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(content.encode("utf-8"))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, change.path.stat().st_mode & 0o777 if change.path.exists() else 0o644)
+            parents = [change.path.parent, *change.path.parent.parents]  # the deepest first
+            made.extend(d for d in parents if d.is_relative_to(root) and d != root and not d.exists())
+            staged.append((stage_write(change.path, content, root), change.path))
     except (OSError, MemcliError, UnicodeError) as exc:
         for tmp, _ in staged:
             with contextlib.suppress(OSError):
@@ -568,14 +549,14 @@ def apply(layout: Layout, changes: list[Change], removing: bool = False) -> None
     for path in deletions:
         remove(path, root)
         _remove_empty_dirs(path.parent, root)
-    for backup in restored + [backups / p.relative_to(root) for p in deletions if _inside(p, root)]:
+    for backup in restored + [backups / p.relative_to(root) for p in deletions if p.is_relative_to(root)]:
         with contextlib.suppress(OSError, MemcliError):
             remove(backup, layout.memory)
 
 
 def _remove_empty_dirs(folder: Path, root: Path) -> None:
     """Folders a removal left empty (``.claude/``, ``.cursor/rules/``) go too."""
-    while folder != root and _inside(folder, root) and folder.name and not folder.is_symlink():
+    while folder != root and folder.is_relative_to(root) and folder.name and not folder.is_symlink():
         try:
             folder.rmdir()
         except OSError:

@@ -111,8 +111,9 @@ class Layout:
         return guard(path, self.memory)
 
 
-def find_layout(dir_option: str | None = None, *, must_exist: bool = True) -> Layout:
-    """The memory tree for ``--dir``/``MEMCLI_DIR``, else the nearest ``.memory/`` upwards."""
+def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start: Path | None = None) -> Layout:
+    """The memory tree for ``--dir``/``MEMCLI_DIR``, else the nearest ``.memory/`` upwards from
+    ``start`` (default: the current folder)."""
     explicit = dir_option or os.environ.get("MEMCLI_DIR")
     if explicit:
         path = Path(explicit).expanduser()
@@ -123,7 +124,7 @@ def find_layout(dir_option: str | None = None, *, must_exist: bool = True) -> La
             source = "--dir" if dir_option else "MEMCLI_DIR"
             raise NotInitialized(f"{source} {explicit}: no such folder")
         return layout.require() if must_exist else layout
-    cwd = Path.cwd()
+    cwd = start or Path.cwd()
     for folder in (cwd, *cwd.parents):
         if (folder / MEMORY_DIR).is_dir():
             return Layout(folder)

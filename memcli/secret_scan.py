@@ -141,49 +141,31 @@ def _placeholder(value: str, strict: bool = False) -> bool:
     )
 
 
-class _Shifted:
-    """A match found in a window of the text, with positions in the whole text."""
-
-    def __init__(self, match: re.Match[str], offset: int):
-        self.match, self.offset = match, offset
-
-    def group(self, name: str | int = 0) -> str | None:
-        return self.match.group(name)
-
-    def start(self, name: str | int = 0) -> int:
-        return self.match.start(name) + self.offset
-
-    def span(self, name: str | int = 0) -> tuple[int, int]:
-        start, end = self.match.span(name)
-        return start + self.offset, end + self.offset
-
-
-def _assignments(text: str) -> list[_Shifted]:
+def _assignments(text: str) -> list[re.Match[str]]:
     """Matches of the assignment patterns, looked for only in windows around lines that name a key
     word: the line and the lines after it through the second one that is not blank (the separator
-    and the value may each follow line breaks, as the patterns' ``\\s*`` allows)."""
+    and the value may each follow line breaks, as the patterns' ``\\s*`` allows).  Each window is
+    searched in place (``pos``/``endpos``), so positions and look-behinds are those of the text."""
     if not _KEY_WORD_GATE.search(text):
         return []
-    out: list[_Shifted] = []
+    out: list[re.Match[str]] = []
     seen: set[tuple[int, int]] = set()
     lines = text.split("\n")
     offset = 0
     for n, line in enumerate(lines):
         if _KEY_WORD_GATE.search(line):
-            last, filled = n + 1, 0
+            last, filled, end = n + 1, 0, offset + len(line)
             while last < len(lines) and filled < 2:  # a separator line, then a value line, may follow
                 filled += bool(lines[last].strip())
+                end += 1 + len(lines[last])
                 last += 1
-            window = "\n".join(lines[n:last])
-            if "=" not in window and ":" not in window:
-                offset += len(line) + 1
-                continue
-            for pattern in (_ASSIGNMENT, _ENV_ASSIGNMENT):
-                for m in pattern.finditer(window):
-                    shifted = _Shifted(m, offset)
-                    if m.start() < len(line) + 1 and shifted.span() not in seen:
-                        seen.add(shifted.span())
-                        out.append(shifted)
+            window = text[offset:end]
+            if "=" in window or ":" in window:
+                for pattern in (_ASSIGNMENT, _ENV_ASSIGNMENT):
+                    for m in pattern.finditer(text, offset, end):
+                        if m.start() <= offset + len(line) and m.span() not in seen:  # found once, on its line
+                            seen.add(m.span())
+                            out.append(m)
         offset += len(line) + 1
     return out
 

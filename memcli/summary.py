@@ -17,13 +17,12 @@ import os
 import time
 
 from memcli import vault
-from memcli.freshness import changed_ns
+from memcli.freshness import RACY_NS, changed_ns
 from memcli.store import Store, is_compaction_summary
 
 SUMMARY = "summary.json"
 VERSION = 1
 HEAD = 20  # newest entries remembered per file: `list -n N` up to this is served from the cache
-RACY_NS = 2_000_000_000
 
 
 class Summaries:

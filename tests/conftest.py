@@ -35,6 +35,20 @@ def run(*args: str, cwd: Path, input: str | None = None, env: dict[str, str] | N
     return result
 
 
+def imported_modules(args: list[str], cwd: Path) -> set[str]:
+    """The modules a real `memcli ARGS` process imports (``python -X importtime``)."""
+    import re
+
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "memcli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+    )
+    return set(re.findall(r"\|\s+(\S+)\s*$", result.stderr, re.M))
+
+
 def git(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess:
     env = clean_env(
         GIT_AUTHOR_NAME="t",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES, clean_env, lock_held, run, tree
+from tests.conftest import FIXTURES, clean_env, imported_modules, lock_held, run, tree
 
 CURSOR_EVENTS = {  # Cursor ignores a hooks.json that names an event it does not know
     "sessionStart",
@@ -43,15 +43,7 @@ def files(path: Path) -> dict[str, bytes]:
 def hook(client: str, payload: object, cwd: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run the hook as the agent does: its JSON on stdin, from the project folder."""
     data = payload if isinstance(payload, str) else json.dumps(payload)
-    return subprocess.run(
-        [sys.executable, "-m", "memcli", "agent-hook", client, *args],
-        cwd=cwd,
-        input=data,
-        capture_output=True,
-        text=True,
-        env=env or clean_env(),
-        timeout=60,
-    )
+    return run("agent-hook", client, *args, cwd=cwd, input=data, env=env)
 
 
 # -- setup: Claude Code --------------------------------------------------------------------------
@@ -529,19 +521,11 @@ def test_mcp_without_the_sdk_says_what_to_install(mem: Path):
 
 
 def test_agent_integrations_add_no_start_up_cost_to_search_and_inject(mem: Path):
-    import re
 
     run("add", "dev", "lessons", "lean start-up", cwd=mem, check=True)
     run("search", "lean", cwd=mem, check=True)
     for args in (["search", "lean"], ["inject", "dev", "lean"]):
-        result = subprocess.run(
-            [sys.executable, "-X", "importtime", "-m", "memcli", *args],
-            cwd=mem,
-            capture_output=True,
-            text=True,
-            env=clean_env(),
-        )
-        modules = set(re.findall(r"\|\s+(\S+)\s*$", result.stderr, re.M))
+        modules = imported_modules(args, mem)
         assert "tantivy" in modules
         heavy = {"mcp", "pydantic", "typer", "orjson", "memcli.integrations", "memcli.agent_hook", "memcli.mcp_server"}
         assert not heavy & modules, args

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +12,7 @@ from memcli.cli import fast
 from memcli.cli.spec import COMMANDS
 from memcli.main import protect_text
 
-from .conftest import clean_env, run
+from .conftest import imported_modules, run
 
 SPECS = fast.specs()
 
@@ -163,16 +161,7 @@ def _single(command: str) -> typer.Typer:
 
 
 def _imported(args: list[str], cwd: Path) -> set[str]:
-    import subprocess
-
-    result = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "memcli", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=clean_env(),
-    )
-    return {m.group(1).split(".")[0] for m in re.finditer(r"\|\s+(\S+)\s*$", result.stderr, re.M)}
+    return {name.split(".")[0] for name in imported_modules(args, cwd)}
 
 
 def test_search_path_imports_no_typer_rich_or_git(mem: Path):

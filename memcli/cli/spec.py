@@ -105,6 +105,17 @@ def agent_argument(what: str = "Agent id, e.g. dev.", required: bool = True) -> 
     return Param("agent", "argument", help=what, metavar="AGENT" if required else "[AGENT]", required=required)
 
 
+def agent_or_id(project: bool = False) -> Param:
+    """The first argument of ``show``/``edit``/``done``/``rm``: the agent, which may be left out when
+    the id names one entry (``memcli show ID``); parsed as required, shown as ``[AGENT]``."""
+    what = "Agent id (may be left out)" + (", or _project for .memory/_project.md." if project else ".")
+    return Param("agent", "argument", help=what, metavar="[AGENT]", required=True, synopsis="[AGENT]")
+
+
+def entry_id_argument(what: str = "The entry's id (see `memcli list`).") -> Param:
+    return Param("entry_id", "argument", help=what, metavar="ID", synopsis="ID")
+
+
 def agent_option(what: str = "Only this agent's entries.") -> Param:
     return Param("agent", "option", ("--agent", "-a"), help=what, metavar="AGENT")
 

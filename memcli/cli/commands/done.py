@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import CommandSpec, Param, quiet_flag
+from memcli.cli.spec import agent_or_id, entry_id_argument, CommandSpec, Param, quiet_flag
 
 SPEC = CommandSpec(
     name="done",
@@ -17,21 +17,8 @@ agent has an entry with that id.""",
   memcli done 1773679871839 "login test"
 """,
     params=(
-        Param(
-            "agent",
-            "argument",
-            help="Agent id (may be left out).",
-            metavar="[AGENT]",
-            required=True,
-            synopsis="[AGENT]",
-        ),
-        Param(
-            "entry_id",
-            "argument",
-            help="The task entry's id (see `memcli list AGENT -c tasks`).",
-            metavar="ID",
-            synopsis="ID",
-        ),
+        agent_or_id(),
+        entry_id_argument("The task entry's id (see `memcli list AGENT -c tasks`)."),
         Param("text", "argument", help="Only the open tasks that contain this text.", metavar="[TEXT]"),
         quiet_flag(),
     ),

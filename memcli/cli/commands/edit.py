@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import ALLOW_SECRET, CommandSpec, Param, tag_option
+from memcli.cli.spec import agent_or_id, entry_id_argument, ALLOW_SECRET, CommandSpec, Param, tag_option
 
 SPEC = CommandSpec(
     name="edit",
@@ -23,15 +23,8 @@ keeps the text. The agent may be left out when no other agent has an entry with 
   memcli edit _project - < PROJECT.md
 """,
     params=(
-        Param(
-            "agent",
-            "argument",
-            help="Agent id (may be left out), or _project for .memory/_project.md.",
-            metavar="[AGENT]",
-            required=True,
-            synopsis="[AGENT]",
-        ),
-        Param("entry_id", "argument", help="The entry's id (see `memcli list`).", metavar="ID", synopsis="ID"),
+        agent_or_id(project=True),
+        entry_id_argument(),
         Param("text", "argument", help="New text; '-' reads stdin; omitted: $EDITOR.", metavar="[TEXT]"),
         tag_option("Tags (repeatable): with new text, added to its #hashtags; alone, they replace the tags."),
         ALLOW_SECRET,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import CommandSpec, Param
+from memcli.cli.spec import agent_or_id, CommandSpec, Param
 
 SPEC = CommandSpec(
     name="rm",
@@ -19,14 +19,7 @@ and pulls.""",
   memcli rm 1773679871839
 """,
     params=(
-        Param(
-            "agent",
-            "argument",
-            help="Agent id (may be left out).",
-            metavar="[AGENT]",
-            required=True,
-            synopsis="[AGENT]",
-        ),
+        agent_or_id(),
         Param("ids", "arguments", help="Ids of the entries to remove.", metavar="ID...", synopsis="ID..."),
         Param("yes", "flag", ("--yes", "-y"), bool, False, "Do not ask for confirmation on a terminal."),
     ),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import CommandSpec, Param, json_flag
+from memcli.cli.spec import agent_or_id, entry_id_argument, CommandSpec, json_flag
 
 SPEC = CommandSpec(
     name="show",
@@ -18,15 +18,8 @@ The agent may be left out when no other agent has an entry with that id.""",
   memcli show _project
 """,
     params=(
-        Param(
-            "agent",
-            "argument",
-            help="Agent id (may be left out), or _project for .memory/_project.md.",
-            metavar="[AGENT]",
-            required=True,
-            synopsis="[AGENT]",
-        ),
-        Param("entry_id", "argument", help="The entry's id.", metavar="ID", synopsis="ID"),
+        agent_or_id(project=True),
+        entry_id_argument("The entry's id."),
         json_flag("Print the entry as JSON."),
     ),
 )
