@@ -29,7 +29,13 @@ class Matcher:
     def __init__(self, terms: list[str], fuzzy: float):
         content = [t for t in terms if t not in STOPWORDS]
         terms = content or terms  # function words count only when the query has nothing else
-        self.terms = [(t, (analyze(t) or [t])[0], min(2, round(len(t) * fuzzy))) for t in terms]
+        self.terms = []
+        for t in terms:
+            distance = min(2, round(len(t) * fuzzy))
+            # Typos only of longer words without digits, and never where a typo could be a function word.
+            if len(t) < 4 or any(ch.isdigit() for ch in t) or (distance and near_function_word(t, distance)):
+                distance = 0
+            self.terms.append((t, (analyze(t) or [t])[0], distance))
         self.cache: dict[str, bool] = {}
 
     def __call__(self, word: str) -> bool:
@@ -49,15 +55,9 @@ class Matcher:
                 stem = (analyze(word) or [word])[0]
             if stem == term_stem:
                 return True
-            if (
-                len(term) >= 4
-                and distance
-                and not any(ch.isdigit() for ch in term)
-                and not near_function_word(term, distance)
-                and (
-                    _edit_distance(word, term, distance) <= distance
-                    or _edit_distance(stem, term_stem, distance) <= distance
-                )
+            if distance and (
+                _edit_distance(word, term, distance) <= distance
+                or _edit_distance(stem, term_stem, distance) <= distance
             ):
                 return True
         return False
