@@ -195,6 +195,18 @@ def _escape(line: str) -> str:
     return "\\" + line if _is_special(line.lstrip("\\")) else line
 
 
+# Lines that could need escaping: every structural line, and every escaped one, starts so.
+_MAYBE_SPECIAL_LINE_RE = re.compile(r"^[<#\-|>=\\].*$", re.M)
+
+
+def _escape_match(match: re.Match[str]) -> str:
+    return _escape(match.group())
+
+
+def _escape_body(body: str) -> str:
+    return _MAYBE_SPECIAL_LINE_RE.sub(_escape_match, body)
+
+
 def _unescape(line: str) -> str:
     if line.startswith("\\") and _is_special(line.lstrip("\\")):
         return line[1:]
@@ -282,29 +294,41 @@ def parse(text: str) -> list[Entry]:
     return _parse_canonical(text) or assign_content_ids(_parse(text))
 
 
-_CANONICAL_RE = re.compile(
-    r"<!-- id:(\d+) -->\n## (" + _DATE + r")(?: \u00b7 ((?:#\S+ ?)+))?\n\n(.*?)\n\n---(?:\n\n(?=<!-- id:)|\n\Z)", re.S
-)
+_CANONICAL_HEAD_RE = re.compile(r"<!-- id:(\d+) -->\n## (" + _DATE + r")(?: \u00b7 ((?:#\S+ ?)+))?\n\n")
+_CANONICAL_END = "\n\n---\n"
+_CANONICAL_SEPARATOR = "\n\n---\n\n"
 
 
 def _parse_canonical(text: str) -> list[Entry] | None:
-    """The entries of a file exactly as memcli writes it (one regular expression, no line loop), or
-    None for anything else; the answer stands only if writing it back gives the same text."""
-    if not text.startswith("<!-- id:") or not text.endswith("\n---\n"):
+    """The entries of a file exactly as memcli writes it, or None for anything else (linear, no line
+    loop).  A body never holds an unescaped ``---`` line, so the file splits at its closers; each
+    piece must be what ``format_entry`` writes for what is read from it: an id without leading
+    zeros, tags separated by single spaces, a body whose lines read back as themselves."""
+    if not text.startswith("<!-- id:") or not text.endswith(_CANONICAL_END):
         return None
     entries = []
-    pos = 0
-    while pos < len(text):
-        m = _CANONICAL_RE.match(text, pos)  # anchored: a file that is not canonical fails fast, not quadratically
+    head = _CANONICAL_HEAD_RE.match
+    maybe_special = _MAYBE_SPECIAL_LINE_RE.search
+    for piece in text[: -len(_CANONICAL_END)].split(_CANONICAL_SEPARATOR):
+        m = head(piece)
         if m is None:
             return None
-        body = m.group(4)
-        if "\\" in body:
-            body = "\n".join(_unescape(line) for line in body.split("\n"))
-        entries.append(Entry(int(m.group(1)), m.group(2), _parse_tags(m.group(3)), body))
-        pos = m.end()
-    if pos != len(text) or serialize(entries) != text:
-        return None
+        number, date, tag_text = m.groups()
+        if number[0] == "0" and number != "0":
+            return None
+        body = piece[m.end() :]
+        if maybe_special(body):
+            if "\\" in body:
+                body = "\n".join(_unescape(line) for line in body.split("\n"))
+            if _escape_body(body) != piece[m.end() :]:
+                return None
+        if tag_text:
+            if tag_text[-1] == " ":
+                return None
+            tags = [token[1:] for token in tag_text.split(" ")]
+        else:
+            tags = []
+        entries.append(Entry(int(number), date, tags, body))
     return entries
 
 
@@ -363,7 +387,7 @@ def format_entry(entry: Entry) -> str:
 
     Text that was found without a marker is written back without one (its id is its content's).
     """
-    body = "\n".join(_escape(line) for line in entry.body.split("\n"))
+    body = _escape_body(entry.body)
     tag_str = TAG_SEPARATOR + " ".join("#" + t for t in entry.tags) if entry.tags else ""
     if not entry.marked:
         header = f"## {entry.date}{tag_str}\n\n" if entry.date else ""
