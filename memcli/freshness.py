@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 MANIFEST = "memcli-manifest.json"
-SCHEMA_VERSION = 2  # of the index's documents (2: the context field)
+SCHEMA_VERSION = 3  # of the index's documents (2: the context field; 3: terms stemmed before indexing)
 RACY_NS = 2_000_000_000  # a file modified this recently may change again within the same mtime tick
 
 

@@ -31,7 +31,7 @@ from memcli.store import Store, parse_vault_bytes
 from memcli.freshness import MANIFEST, SCHEMA_VERSION, Freshness, sha1
 from memcli.snippets import Matcher, make_snippet
 from memcli.vault import Entry
-from memcli.words import STOPWORDS, analyze, near_function_word, query_words
+from memcli.words import STOPWORDS, analyze, near_function_word, query_words, stemmed_text
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -68,10 +68,16 @@ def _schema() -> tv.Schema:
     sb.add_text_field("category", stored=True, tokenizer_name="raw")
     sb.add_text_field("date", stored=True, tokenizer_name="raw")
     sb.add_text_field("tags", stored=True, tokenizer_name="en_stem")
-    sb.add_text_field("body", stored=True, tokenizer_name="en_stem")
+    # The body's terms, stemmed here (words.stemmed_text: each distinct word once, the same terms
+    # as tantivy's en_stem) and only cut by tantivy; no positions, as only term queries read it.
+    # The body as written is kept beside it ("text"), for display and snippets.
+    sb.add_text_field("body", stored=False, tokenizer_name="whitespace", index_option="freq")
+    sb.add_bytes_field("text", stored=True, indexed=False)
     # The entries next to it in its file (the same session or time): what a turn of a conversation
     # or a terse note means often stands in its neighbours (CONTEXT_WEIGHT; inject leaves it out).
-    sb.add_text_field("context", stored=False, tokenizer_name="en_stem")
+    # It holds their terms as the body field does: each body is stemmed once for itself and its
+    # neighbours (stemming every neighbour's text again took most of a first search's time).
+    sb.add_text_field("context", stored=False, tokenizer_name="whitespace", index_option="freq")
     return sb.build()
 
 
@@ -160,25 +166,23 @@ class SearchIndex:
     def _documents(self, agent: str, category: str, raw: bytes, mtime_ns: int, removed) -> list[tv.Document]:
         path = self.layout.memory / agent / f"{category}.md"
         entries: list[Entry] = parse_vault_bytes(path, raw) if raw else []
-        docs = []
         visible = self.store.visible(category, entries, removed)
+        terms = [stemmed_text(e.body) for e in visible]
+        file, schema, make, span = f"{agent}/{category}", self.schema, tv.Document.from_dict, CONTEXT_SPAN
+        docs = []
         for i, e in enumerate(visible):
-            near = visible[max(0, i - CONTEXT_SPAN) : i] + visible[i + 1 : i + 1 + CONTEXT_SPAN]
-            docs.append(
-                tv.Document.from_dict(
-                    {
-                        "file": f"{agent}/{category}",
-                        "id": str(e.id),
-                        "agent": agent,
-                        "category": category,
-                        "date": e.header_date,
-                        "tags": " ".join(e.tags),
-                        "body": e.body,
-                        "context": "\n".join(n.body for n in near),
-                    },
-                    self.schema,
-                )
-            )
+            fields = {
+                "file": file,
+                "id": str(e.id),
+                "agent": agent,
+                "category": category,
+                "date": e.header_date,
+                "tags": " ".join(e.tags),
+                "body": terms[i],
+                "text": e.body.encode(),
+                "context": " ".join(terms[max(0, i - span) : i] + terms[i + 1 : i + 1 + span]),
+            }
+            docs.append(make(fields, schema))
         return docs
 
     def _reindex(
@@ -567,7 +571,7 @@ class SearchIndex:
         matcher = Matcher(list(dict.fromkeys(query_words(text))), self.store.config.search_fuzzy)
         for score, address in searcher.search(query, limit).hits:
             doc = searcher.doc(address)
-            body = doc.get_first("body") or ""
+            body = (doc.get_first("text") or b"").decode()
             snippet, matches = make_snippet(body, matcher)
             tags = (doc.get_first("tags") or "").split()
             related = not matches and not any(matcher(t.lower()) for t in tags)

@@ -1,0 +1,39 @@
+"""The terms the index holds are the terms tantivy's en_stem analyzer makes (real tantivy)."""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memcli.words import analyze, stemmed_text
+
+_ascii_words = st.one_of(
+    st.text(string.ascii_letters + string.digits, min_size=1, max_size=12),
+    st.sampled_from(
+        ["running", "Studies", "dying", "skis", "news", "y", "sky2", "abc3s", "a" * 39, "b" * 40, "x" * 45]
+    ),
+)
+_ascii_gaps = st.text(string.punctuation + string.whitespace + "\x00\x7f", min_size=1, max_size=3)
+ascii_texts = st.lists(st.tuples(_ascii_words, _ascii_gaps), max_size=20).map(
+    lambda pairs: "".join(w + g for w, g in pairs)
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(ascii_texts)
+def test_ascii_text_gets_the_analyzers_terms(text):
+    assert stemmed_text(text) == " ".join(analyze(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=60))
+def test_any_text_gets_the_analyzers_terms(text):
+    assert stemmed_text(text) == " ".join(analyze(text))
+
+
+def test_the_same_word_in_many_texts_is_stemmed_alike():
+    texts = ["Deploying the canary", "deploys: canaries", "DEPLOYED canary_2 item4321"] * 3
+    assert [stemmed_text(t) for t in texts] == [" ".join(analyze(t)) for t in texts]
+    assert stemmed_text("Deploying the canary") == "deploy the canari"
