@@ -57,7 +57,7 @@ def clean_tags(tags: list[str] | None) -> list[str]:
 
 def _is_number(value: str) -> bool:
     """ASCII digits only (``str.isdigit`` also takes '²' and '٣'), and not absurdly many."""
-    return value.isascii() and value.isdigit() and len(value) <= 40
+    return value.isascii() and value.isdigit() and len(value) <= vault.MAX_ID_DIGITS
 
 
 def parse_id(value: str | int) -> int:

@@ -331,6 +331,7 @@ class SearchIndex:
         rebuild = False
         try:
             with file_lock(self.layout.lock_path, lock_timeout):
+                self._sweep()  # what killed builds left behind
                 # Look again under the lock: another process may have done the work.
                 manifest = self.load_manifest() if self.exists() else None
                 if manifest is None or not self._compatible():
@@ -360,7 +361,10 @@ class SearchIndex:
                 with file_lock(self.layout.lock_path, lock_timeout):
                     self._swap_in(tmp)
             except LockTimeout:  # a writer took the lock meanwhile: answer from the new index this time
+                import atexit
+
                 self._pending = tmp
+                atexit.register(remove_tree, tmp, self.layout.memory)  # a copy no other process will use
                 return [PENDING]
         return []
 

@@ -49,6 +49,8 @@ def save_checkpoint(
 
 def read_checkpoint(path: Path, within: Path) -> dict[str, Any] | None:
     """The checkpoint in ``path`` if it is well-formed (and inside ``within``), else None."""
+    import math
+
     from memcli.errors import MemcliError
     from memcli.fsutil import read_inside
 
@@ -60,6 +62,7 @@ def read_checkpoint(path: Path, within: Path) -> dict[str, Any] | None:
         not isinstance(data, dict)
         or not isinstance(data.get("savedAt"), (int, float))
         or isinstance(data.get("savedAt"), bool)
+        or not math.isfinite(data["savedAt"])
         or not isinstance(data.get("messages"), list)
         or not all(isinstance(m, dict) and isinstance(m.get("text"), str) for m in data["messages"])
     ):

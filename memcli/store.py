@@ -144,7 +144,7 @@ class Store:
         removed = set()
         for line in text.splitlines():
             parts = line.split()
-            if len(parts) == 2 and parts[1].isascii() and parts[1].isdigit():
+            if len(parts) == 2 and parts[1].isascii() and parts[1].isdigit() and len(parts[1]) <= vault.MAX_ID_DIGITS:
                 removed.add((parts[0], int(parts[1])))
         return removed
 

@@ -35,9 +35,13 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
-MARKER_RE = re.compile(r"<!-- id:(\d+) -->[ \t\r]*")
+# An id has at most MAX_ID_DIGITS digits (a longer number is text: it could not be an entry's time).
+MAX_ID_DIGITS = 40
+MARKER_RE = re.compile(r"<!-- id:(\d{1,%d}) -->[ \t\r]*" % MAX_ID_DIGITS)
 _DATE = r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?"
-HEADER_RE = re.compile(r"## (" + _DATE + r")(?: \u00b7 ((?:#\S+[ \t]*)+))?[ \t\r]*")
+# Tags are runs of non-space characters starting with '#', one run after another: written so that
+# a line cannot be split into tags in more than one way (which took exponential time to refuse).
+HEADER_RE = re.compile(r"## (" + _DATE + r")(?: \u00b7 (#\S+(?:[ \t]+#\S+)*))?[ \t\r]*")
 CLOSER_RE = re.compile(r"---[ \t\r]*")
 # git's conflict markers (default size 7): "<<<<<<< ours", "||||||| base", "=======", ">>>>>>> theirs".
 CONFLICT_RE = re.compile(r"(?:<{7}|\|{7}|>{7})(?: .*)?|={7}[ \t\r]*")
@@ -294,7 +298,9 @@ def parse(text: str) -> list[Entry]:
     return _parse_canonical(text) or assign_content_ids(_parse(text))
 
 
-_CANONICAL_HEAD_RE = re.compile(r"<!-- id:(\d+) -->\n## (" + _DATE + r")(?: \u00b7 ((?:#\S+ ?)+))?\n\n")
+_CANONICAL_HEAD_RE = re.compile(
+    r"<!-- id:([0-9]{1,%d}) -->\n## (" % MAX_ID_DIGITS + _DATE + r")(?: \u00b7 (#\S+(?: #\S+)*))?\n\n"
+)
 _CANONICAL_END = "\n\n---\n"
 _CANONICAL_SEPARATOR = "\n\n---\n\n"
 

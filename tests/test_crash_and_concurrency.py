@@ -105,6 +105,54 @@ def test_stale_rebuild_folders_are_removed(mem: Path):
     assert not (state / "index.new-99999").exists()
 
 
+def test_a_rebuild_left_by_a_killed_search_goes_at_the_next_update(mem: Path):
+    """The first test covers a broken index; here the index is fine and only a vault file changed."""
+    Store(Layout(mem)).add("dev", "lessons", "x lesson")
+    run("search", "lesson", cwd=mem, check=True)
+    state = mem / ".memory" / ".vault"
+    (state / "index.new-99999").mkdir()
+    (state / "index.new-99999" / "junk").write_text("left by a search killed while it built")
+    Store(Layout(mem)).add("dev", "lessons", "y lesson")
+    run("search", "lesson", cwd=mem, check=True)
+    assert not (state / "index.new-99999").exists()
+
+
+PENDING_BUILD = """
+import subprocess, sys
+from pathlib import Path
+from memcli.index import SearchIndex
+from memcli.paths import Layout
+from memcli.store import Store
+
+class Index(SearchIndex):
+    def _build(self, progress=True):
+        tmp = super()._build(progress)
+        # Another process takes the lock between the build and the swap.
+        self.holder = subprocess.Popen([sys.executable, "-c", sys.argv[2], sys.argv[3]], stdout=subprocess.PIPE, text=True)
+        assert self.holder.stdout.readline().strip() == "locked"
+        return tmp
+
+index = Index(Store(Layout(Path(sys.argv[1]))))
+print(len(index.search("lesson")), index.stale, sorted(p.name for p in index.layout.state.glob("index.new-*")))
+index.holder.kill()
+"""
+HOLD = "import fcntl,sys,time; f=open(sys.argv[1],'a'); fcntl.flock(f,fcntl.LOCK_EX); print('locked',flush=True); time.sleep(60)"
+
+
+def test_a_built_index_that_could_not_be_swapped_in_answers_once_and_is_removed(mem: Path):
+    for i in range(3):
+        Store(Layout(mem)).add("dev", "lessons", f"lesson {i}")
+    lock = mem / ".memory" / ".vault" / "lock"
+    out = subprocess.run(
+        [sys.executable, "-c", PENDING_BUILD, str(mem), HOLD, str(lock)], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    count, stale, folders = out.stdout.split(" ", 2)
+    assert (count, stale) == ("3", "True") and folders.startswith("['index.new-")  # answered from its own build
+    assert not list((mem / ".memory" / ".vault").glob("index.new-*"))  # gone when the process ended
+    assert json.loads(run("search", "lesson", "--json", cwd=mem, check=True).stdout)
+
+
 def test_readers_never_wait_and_still_see_a_hand_added_entry(mem: Path):
     from .conftest import lock_held
 
@@ -308,3 +356,16 @@ def test_a_search_answers_from_its_new_index_when_the_lock_is_busy_at_swap_time(
         assert "cache was not updated" in result.stderr
     run("search", "swapping", cwd=mem, check=True)
     assert (mem / ".memory" / ".vault" / "index" / "memcli-manifest.json").exists()
+
+
+def test_numbers_too_long_for_an_id_never_break_a_command(mem: Path):
+    """Python refuses int() of more than 4,300 digits; an id has at most 40 (vault.MAX_ID_DIGITS)."""
+    huge = "1" * 5000
+    Store(Layout(mem)).add("dev", "lessons", "a zebra lesson")
+    (mem / ".memory" / "dev" / "tasks.md").write_text(f"<!-- id:{huge} -->\n## 2024-01-01\n\nzebra task\n\n---\n")
+    (mem / ".memory" / "dev" / ".removed").write_text(f"lessons {huge}\n")
+    for args in (["search", "zebra", "--json"], ["list", "dev", "--json"], ["status"], ["inject", "dev", "zebra"]):
+        result = run(*args, cwd=mem)
+        assert result.returncode == 0 and "error" not in result.stderr, (args, result.stderr)
+    bodies = [h["body"] for h in json.loads(run("search", "zebra", "--json", cwd=mem, check=True).stdout)]
+    assert "a zebra lesson" in bodies and "zebra task" in bodies

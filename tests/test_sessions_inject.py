@@ -156,6 +156,15 @@ def test_recover_valid_stale_and_corrupt(mem: Path):
     assert run("recover", "dev", cwd=mem).returncode == 3
     (mem / ".memory" / ".vault" / "checkpoints" / "dev.json").write_text("{corrupt")
     assert run("recover", "dev", cwd=mem).returncode == 3
+    for saved_at in ("1e999", "-1e999", "NaN"):  # JSON that Python reads as infinity or NaN
+        (mem / ".memory" / ".vault" / "checkpoints" / "dev.json").write_text(
+            '{"savedAt": %s, "messages": [{"role": "user", "text": "hi"}]}' % saved_at
+        )
+        result = run("recover", "dev", cwd=mem)
+        assert result.returncode == 3 and "no valid checkpoint" in result.stderr, (saved_at, result.stderr)
+        result = run("status", "dev", cwd=mem)
+        assert result.returncode == 0 and "error" not in result.stderr, (saved_at, result.stderr)
+        assert "hi" not in run("inject", "dev", "x", cwd=mem, check=True).stdout
 
 
 def test_old_checkpoint_is_not_injected(mem: Path):

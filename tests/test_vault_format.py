@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -216,3 +218,37 @@ def test_the_fast_reading_refuses_every_header_memcli_would_not_write(items, edi
     fast = vault._parse_canonical(written)
     if fast is not None:
         assert vault.serialize(fast) == written
+
+
+def test_ids_in_other_scripts_digits_are_read_but_never_taken_as_written():
+    text = "<!-- id:\u0661\u0662 -->\n## 2024-01-01\n\nx\n\n---\n"  # Arabic-Indic digits
+    assert vault._parse_canonical(text) is None
+    assert vault.parse(text) == _line_parser(text)
+
+
+def test_headers_that_split_into_tags_many_ways_are_refused_in_linear_time(tmp_path):
+    """A line like "## 2024-01-01 · #a#a#a…" followed by a character no header allows used to take
+    exponential time to refuse (40 pairs: days); run in a process so a regression cannot hang the suite."""
+    script = (
+        "from memcli import vault\n"
+        "tags = '#a' * 40\n"
+        "line = '## 2024-01-01 \\u00b7 ' + tags + '\\x0c'\n"
+        "assert not vault._is_special(line)\n"
+        "body = line + '\\nmore'\n"
+        "entry = vault.Entry(1_700_000_000_000, None, ['t%d#x' % i for i in range(40)], body)\n"
+        "text = vault.serialize([entry])\n"
+        "[read] = vault.parse(text)\n"
+        "assert (read.id, read.tags, read.body) == (entry.id, entry.tags, entry.body)\n"
+        "edited = text.replace('#x\\n', '#x\\t\\n', 1)\n"
+        "assert vault.parse(edited)[0].body == body\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+def test_an_id_of_thousands_of_digits_is_text_not_a_crash(tmp_path):
+    huge = "1" * 5000
+    text = f"<!-- id:{huge} -->\n## 2024-01-01\n\nzebra\n\n---\n"
+    entries = vault.parse(text)
+    assert [e.body for e in entries] == [f"<!-- id:{huge} -->", "zebra"]  # the line is kept as text
+    assert vault.parse(vault.serialize(entries)) == entries
