@@ -63,10 +63,10 @@ PENDING = "+"  # ... and a complete new index waits in self._pending (the lock w
 def _schema() -> tv.Schema:
     sb = tv.SchemaBuilder()
     sb.add_text_field("file", stored=False, tokenizer_name="raw")
-    sb.add_text_field("id", stored=True, tokenizer_name="raw")
+    sb.add_bytes_field("id", stored=True, indexed=False)  # shown, never searched: not indexed
     sb.add_text_field("agent", stored=True, tokenizer_name="raw")
     sb.add_text_field("category", stored=True, tokenizer_name="raw")
-    sb.add_text_field("date", stored=True, tokenizer_name="raw")
+    sb.add_bytes_field("date", stored=True, indexed=False)
     sb.add_text_field("tags", stored=True, tokenizer_name="en_stem")
     # The body's terms, stemmed here (words.stemmed_text: each distinct word once, the same terms
     # as tantivy's en_stem) and only cut by tantivy; no positions, as only term queries read it.
@@ -163,27 +163,33 @@ class SearchIndex:
         return {**self.header(), "files": {}}
 
     # ------------------------------------------------------------ documents
-    def _documents(self, agent: str, category: str, raw: bytes, mtime_ns: int, removed) -> list[tv.Document]:
+    def _documents(self, agent: str, category: str, raw: bytes, removed, add) -> None:
+        """Pass the documents of one vault file to ``add`` (nothing if the file cannot be read)."""
         path = self.layout.memory / agent / f"{category}.md"
         entries: list[Entry] = parse_vault_bytes(path, raw) if raw else []
         visible = self.store.visible(category, entries, removed)
         terms = [stemmed_text(e.body) for e in visible]
-        file, schema, make, span = f"{agent}/{category}", self.schema, tv.Document.from_dict, CONTEXT_SPAN
-        docs = []
+        # The context of entry i: the terms of entries i-2, i-1, i+1 and i+2 (CONTEXT_SPAN), as the
+        # pair before it and the pair after it, each pair joined once.
+        span = CONTEXT_SPAN
+        pairs = [" ".join(terms[max(0, j - span + 1) : j + 1]) for j in range(len(terms))]
+        last = len(terms) - 1
+        file, schema, make = f"{agent}/{category}", self.schema, tv.Document.from_dict
         for i, e in enumerate(visible):
+            before = pairs[i - 1] if i else ""
+            after = pairs[i + span] if i + span <= last else " ".join(terms[i + 1 :])
             fields = {
                 "file": file,
-                "id": str(e.id),
+                "id": str(e.id).encode(),
                 "agent": agent,
                 "category": category,
-                "date": e.header_date,
+                "date": e.header_date.encode(),
                 "tags": " ".join(e.tags),
                 "body": terms[i],
                 "text": e.body.encode(),
-                "context": " ".join(terms[max(0, i - span) : i] + terms[i + 1 : i + 1 + span]),
+                "context": f"{before} {after}",
             }
-            docs.append(make(fields, schema))
-        return docs
+            add(make(fields, schema))
 
     def _reindex(
         self, writer: tv.IndexWriter, manifest: dict[str, Any], keys: list[str], progress: bool = False
@@ -225,12 +231,9 @@ class SearchIndex:
             if agent not in removed_cache:
                 removed_cache[agent] = self.store.removed_ids(agent)
             try:
-                docs = self._documents(agent, category, raw, stat[1], removed_cache[agent])
+                self._documents(agent, category, raw, removed_cache[agent], writer.add_document)
             except MemcliError as exc:  # one unreadable file never disables search: it is left out, said
                 warn(f"{exc.message}; left out of the search index")
-                docs = []
-            for doc in docs:
-                writer.add_document(doc)
             self.freshness.record(manifest, key, stat, sha1(raw))
 
     def _open(self) -> tv.Index:
@@ -584,7 +587,7 @@ class SearchIndex:
                     id=int(doc.get_first("id")),
                     agent=doc.get_first("agent"),
                     category=doc.get_first("category"),
-                    date=doc.get_first("date"),
+                    date=doc.get_first("date").decode(),
                     tags=tags,
                     body=body,
                     score=score,
