@@ -57,27 +57,26 @@ CONTEXT_WEIGHT = 1.3
 PROGRESS_ENTRIES = 5_000  # a (re)build of at least this many entries shows a bar on a terminal
 SEARCH_LOCK_TIMEOUT = 0.0  # readers never wait for the lock
 ALL = "*"  # in a list of stale files: the whole index is unusable
+ENTRY_SEPARATOR = "\x1f"  # whitespace to str.split(): no tag holds it; ids and dates are digits and marks
 PENDING = "+"  # ... and a complete new index waits in self._pending (the lock was busy to swap it in)
 
 
 def _schema() -> tv.Schema:
     sb = tv.SchemaBuilder()
-    sb.add_text_field("file", stored=False, tokenizer_name="raw")
-    sb.add_bytes_field("id", stored=True, indexed=False)  # shown, never searched: not indexed
     sb.add_text_field("agent", stored=True, tokenizer_name="raw")
     sb.add_text_field("category", stored=True, tokenizer_name="raw")
-    sb.add_bytes_field("date", stored=True, indexed=False)
-    sb.add_text_field("tags", stored=True, tokenizer_name="en_stem")
+    sb.add_text_field("tags", stored=False, tokenizer_name="en_stem")
     # The body's terms, stemmed here (words.stemmed_text: each distinct word once, the same terms
     # as tantivy's en_stem) and only cut by tantivy; no positions, as only term queries read it.
-    # The body as written is kept beside it ("text"), for display and snippets.
     sb.add_text_field("body", stored=False, tokenizer_name="whitespace", index_option="freq")
-    sb.add_bytes_field("text", stored=True, indexed=False)
     # The entries next to it in its file (the same session or time): what a turn of a conversation
     # or a terse note means often stands in its neighbours (CONTEXT_WEIGHT; inject leaves it out).
     # It holds their terms as the body field does: each body is stemmed once for itself and its
     # neighbours (stemming every neighbour's text again took most of a first search's time).
     sb.add_text_field("context", stored=False, tokenizer_name="whitespace", index_option="freq")
+    # What a hit shows, never searched, in one stored value (fewer fields: a faster build):
+    # id, date, tags and the body as written, joined by ENTRY_SEPARATOR (the first three never hold it).
+    sb.add_bytes_field("entry", stored=True, indexed=False)
     return sb.build()
 
 
@@ -154,7 +153,37 @@ class SearchIndex:
         return {"schema": SCHEMA_VERSION, "tantivy": tv.__version__, "categories": list(self.store.categories)}
 
     def load_manifest(self, path: Path | None = None) -> dict[str, Any] | None:
-        return self.freshness.load_manifest(path or self.path / MANIFEST, self.header())
+        """The index's manifest; None (rebuild) also when a segment file is not as the manifest
+        recorded it: tantivy never rewrites one, so it was changed by something else."""
+        folder = path.parent if path else self.path
+        manifest = self.freshness.load_manifest(folder / MANIFEST, self.header())
+        if manifest is None:
+            return None
+        recorded = manifest.get("segments")
+        if not isinstance(recorded, dict):
+            return None
+        base = f"{folder}/"
+        for name, stamp in recorded.items():
+            try:
+                st = os.stat(base + name)
+            except (FileNotFoundError, NotADirectoryError):
+                continue  # merged away by a later commit of another process
+            except (OSError, TypeError, ValueError):
+                return None
+            if [st.st_size, st.st_mtime_ns] != stamp:
+                return None
+        return manifest
+
+    def _segment_files(self, folder: Path) -> dict[str, list[int]]:
+        """Size and modification time of the index's segment files (not meta.json, locks or ours)."""
+        stamps = {}
+        with os.scandir(folder) as entries:
+            for e in entries:
+                if e.name.startswith(".") or e.name in ("meta.json", MANIFEST) or not e.is_file(follow_symlinks=False):
+                    continue
+                st = e.stat(follow_symlinks=False)
+                stamps[e.name] = [st.st_size, st.st_mtime_ns]
+        return stamps
 
     def changed_files(self, manifest: dict[str, Any]) -> tuple[list[str], dict[str, list]]:
         return self.freshness.changed_files(manifest)
@@ -174,22 +203,28 @@ class SearchIndex:
         span = CONTEXT_SPAN
         pairs = [" ".join(terms[max(0, j - span + 1) : j + 1]) for j in range(len(terms))]
         last = len(terms) - 1
-        file, schema, make = f"{agent}/{category}", self.schema, tv.Document.from_dict
+        schema, make, sep = self.schema, tv.Document.from_dict, ENTRY_SEPARATOR
         for i, e in enumerate(visible):
             before = pairs[i - 1] if i else ""
             after = pairs[i + span] if i + span <= last else " ".join(terms[i + 1 :])
             fields = {
-                "file": file,
-                "id": str(e.id).encode(),
                 "agent": agent,
                 "category": category,
-                "date": e.header_date.encode(),
                 "tags": " ".join(e.tags),
                 "body": terms[i],
-                "text": e.body.encode(),
                 "context": f"{before} {after}",
+                "entry": sep.join((str(e.id), e.header_date, " ".join(e.tags), e.body)).encode(),
             }
             add(make(fields, schema))
+
+    def _file_query(self, agent: str, category: str) -> tv.Query:
+        """The documents of one vault file."""
+        return tv.Query.boolean_query(
+            [
+                (tv.Occur.Must, tv.Query.term_query(self.schema, "agent", agent)),
+                (tv.Occur.Must, tv.Query.term_query(self.schema, "category", category)),
+            ]
+        )
 
     def _reindex(
         self, writer: tv.IndexWriter, manifest: dict[str, Any], keys: list[str], progress: bool = False
@@ -222,7 +257,7 @@ class SearchIndex:
             )
         for agent, category in todo:
             key = f"{agent}/{category}.md"
-            writer.delete_documents_by_term("file", f"{agent}/{category}")
+            writer.delete_documents_by_query(self._file_query(agent, category))
             read = reads.pop((agent, category))
             if read is None:
                 manifest["files"].pop(key, None)
@@ -253,6 +288,7 @@ class SearchIndex:
         return index
 
     def _write_manifest(self, manifest: dict[str, Any], folder: Path | None = None) -> None:
+        manifest["segments"] = self._segment_files(folder or self.path)
         atomic_write((folder or self.path) / MANIFEST, json.dumps(manifest, separators=(",", ":")), self.layout.memory)
 
     # ------------------------------------------------------------ sync
@@ -571,23 +607,23 @@ class SearchIndex:
             return []
         if exclude:
             clauses = [(tv.Occur.Must, query)] + [
-                (tv.Occur.MustNot, tv.Query.term_query(self.schema, "file", key[: -len(".md")])) for key in exclude
+                (tv.Occur.MustNot, self._file_query(*key[: -len(".md")].split("/", 1))) for key in exclude
             ]
             query = tv.Query.boolean_query(clauses)
         hits = []
         matcher = Matcher(list(dict.fromkeys(query_words(text))), self.store.config.search_fuzzy)
         for score, address in searcher.search(query, limit).hits:
             doc = searcher.doc(address)
-            body = (doc.get_first("text") or b"").decode()
+            entry_id, date, tag_text, body = doc.get_first("entry").decode().split(ENTRY_SEPARATOR, 3)
             snippet, matches = make_snippet(body, matcher)
-            tags = (doc.get_first("tags") or "").split()
+            tags = tag_text.split()
             related = not matches and not any(matcher(t.lower()) for t in tags)
             hits.append(
                 Hit(
-                    id=int(doc.get_first("id")),
+                    id=int(entry_id),
                     agent=doc.get_first("agent"),
                     category=doc.get_first("category"),
-                    date=doc.get_first("date").decode(),
+                    date=date,
                     tags=tags,
                     body=body,
                     score=score,

@@ -13,6 +13,7 @@ STOPWORDS = frozenset(
     "when where which who whom why will with would you your".split()
 )
 
+_LONG_WORD = 40  # tantivy's en_stem drops words of this many bytes or more
 _ANALYZER = None
 _WORDS = None
 
@@ -21,7 +22,7 @@ def _analyzer(stem: bool):
     """tantivy's ``en_stem`` pipeline (simple tokenizer, long words out, lower case), stemmed or not."""
     import tantivy
 
-    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(tantivy.Filter.remove_long(40))
+    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(tantivy.Filter.remove_long(_LONG_WORD))
     builder = builder.filter(tantivy.Filter.lowercase())
     return (builder.filter(tantivy.Filter.stemmer("english")) if stem else builder).build()
 
@@ -48,8 +49,12 @@ class _StemCache(dict):
     def __missing__(self, word: bytes) -> str:
         if len(self) >= _STEM_CACHE_SIZE:  # a long-lived process (the MCP server) stays small
             self.clear()
-        stems = analyze(word.decode("ascii"))
-        stem = self[word] = stems[0] if stems else ""
+        if 48 <= word[-1] <= 57 and len(word) < _LONG_WORD:
+            stem = word.decode("ascii")  # every suffix the English stemmer removes ends in a letter
+        else:
+            stems = analyze(word.decode("ascii"))
+            stem = stems[0] if stems else ""
+        self[word] = stem
         return stem
 
 

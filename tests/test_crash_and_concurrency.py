@@ -318,7 +318,7 @@ def test_a_rebuild_holds_no_lock_while_it_builds(mem: Path):
     for agent in ("a1", "a2", "a3", "a4", "a5", "a6"):
         entries = [
             vault.Entry(1_700_000_000_000 + i, None, [], f"{agent} entry {i} about queues and retries")
-            for i in range(6000)
+            for i in range(15_000)  # 90,000 entries: a build of a second or more, not a race
         ]
         path = mem / ".memory" / agent / "lessons.md"
         path.parent.mkdir(parents=True)
@@ -330,7 +330,9 @@ def test_a_rebuild_holds_no_lock_while_it_builds(mem: Path):
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(0.3)
+    state = mem / ".memory" / ".vault"
+    while searcher.poll() is None and not list(state.glob("index.new-*")):
+        time.sleep(0.01)  # the build has started
     added = run("add", "dev", "lessons", "added during the rebuild about queues", cwd=mem)
     add_done = searcher.poll() is None  # the add finished while the rebuild was still going
     out, err = searcher.communicate(timeout=300)
