@@ -28,7 +28,7 @@ import tantivy as tv
 from memcli.errors import LockTimeout, MemcliError
 from memcli.fsutil import OutsideMemory, atomic_write, guard, make_dirs, remove, remove_tree, rename, warn
 from memcli.store import Store, parse_vault_bytes
-from memcli.freshness import MANIFEST, SCHEMA_VERSION, Freshness, sha1
+from memcli.freshness import MANIFEST, SCHEMA_VERSION, Freshness, changed_ns, sha1
 from memcli.snippets import Matcher, make_snippet
 from memcli.vault import Entry
 from memcli.words import STOPWORDS, analyze, near_function_word, query_words, stemmed_text
@@ -164,25 +164,28 @@ class SearchIndex:
             return None
         base = f"{folder}/"
         for name, stamp in recorded.items():
+            if "/" in name or name.startswith(".") or "\x00" in name:
+                return None  # not a name this index writes
             try:
                 st = os.stat(base + name)
             except (FileNotFoundError, NotADirectoryError):
                 continue  # merged away by a later commit of another process
-            except (OSError, TypeError, ValueError):
+            except (OSError, ValueError):
                 return None
-            if [st.st_size, st.st_mtime_ns] != stamp:
+            if [st.st_size, changed_ns(st)] != stamp:
                 return None
         return manifest
 
     def _segment_files(self, folder: Path) -> dict[str, list[int]]:
-        """Size and modification time of the index's segment files (not meta.json, locks or ours)."""
+        """Size and change time (freshness.changed_ns: a restored mtime still shows) of the index's
+        segment files, not meta.json, locks or ours."""
         stamps = {}
         with os.scandir(folder) as entries:
             for e in entries:
                 if e.name.startswith(".") or e.name in ("meta.json", MANIFEST) or not e.is_file(follow_symlinks=False):
                     continue
                 st = e.stat(follow_symlinks=False)
-                stamps[e.name] = [st.st_size, st.st_mtime_ns]
+                stamps[e.name] = [st.st_size, changed_ns(st)]
         return stamps
 
     def changed_files(self, manifest: dict[str, Any]) -> tuple[list[str], dict[str, list]]:
@@ -263,9 +266,9 @@ class SearchIndex:
                 manifest["files"].pop(key, None)
                 continue
             raw, stat = read
-            if agent not in removed_cache:
-                removed_cache[agent] = self.store.removed_ids(agent)
             try:
+                if agent not in removed_cache:
+                    removed_cache[agent] = self.store.removed_ids(agent)  # refuses a folder name no agent has
                 self._documents(agent, category, raw, removed_cache[agent], writer.add_document)
             except MemcliError as exc:  # one unreadable file never disables search: it is left out, said
                 warn(f"{exc.message}; left out of the search index")

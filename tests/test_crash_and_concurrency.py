@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -371,3 +372,62 @@ def test_numbers_too_long_for_an_id_never_break_a_command(mem: Path):
         assert result.returncode == 0 and "error" not in result.stderr, (args, result.stderr)
     bodies = [h["body"] for h in json.loads(run("search", "zebra", "--json", cwd=mem, check=True).stdout)]
     assert "a zebra lesson" in bodies and "zebra task" in bodies
+
+
+def test_a_folder_no_agent_could_have_is_left_out_of_search_not_fatal(mem: Path):
+    Store(Layout(mem)).add("ops", "tasks", "deploy the thing")
+    Store(Layout(mem)).add("dev", "tasks", "deploy the other thing")
+    run("search", "deploy", cwd=mem, check=True)
+    (mem / ".memory" / "ops").rename(mem / ".memory" / "OPS")  # renamed by hand
+    for _ in range(2):  # with the index updating, then with it fresh
+        result = run("search", "deploy", "--json", cwd=mem)
+        assert result.returncode == 0, result.stderr
+        assert [h["body"] for h in json.loads(result.stdout)] == ["deploy the other thing"]
+    shutil.rmtree(mem / ".memory" / ".vault" / "index")
+    result = run("search", "deploy", "--json", cwd=mem)
+    assert result.returncode == 0 and "invalid agent id 'OPS'" in result.stderr, result.stderr
+    assert [h["body"] for h in json.loads(result.stdout)] == ["deploy the other thing"]
+
+
+def test_a_segment_file_changed_with_its_mtime_put_back_is_still_seen(mem: Path):
+    """A hostile test's case: a flipped bit in a deletions file brought an edited entry's old text back."""
+    import os
+
+    store = Store(Layout(mem))
+    for i in range(8):
+        store.add("dev", "tasks", f"deploy alpha {i}")
+    entry = store.add("dev", "lessons", "deploy beta")
+    run("search", "deploy", cwd=mem, check=True)
+    run("edit", "dev", str(entry.id), "ship gamma", cwd=mem, check=True)
+    [deletions] = (mem / ".memory" / ".vault" / "index").glob("*.del")
+    before = deletions.stat()
+    data = bytearray(deletions.read_bytes())
+    data[4] ^= 0x01
+    deletions.write_bytes(bytes(data))
+    os.utime(deletions, ns=(before.st_atime_ns, before.st_mtime_ns))  # as touch -r or cp -p would
+    result = run("search", "beta", "--json", cwd=mem)
+    assert result.returncode == 0 and json.loads(result.stdout) == [], result.stdout
+    assert [h["body"] for h in json.loads(run("search", "gamma", "--json", cwd=mem, check=True).stdout)] == [
+        "ship gamma"
+    ]
+
+
+def test_a_manifest_record_changed_by_hand_costs_one_rebuild_not_every_search(mem: Path):
+    Store(Layout(mem)).add("qa", "tasks", "deploy the thing")
+    run("search", "deploy", cwd=mem, check=True)
+    manifest_path = mem / ".memory" / ".vault" / "index" / "memcli-manifest.json"
+    for bad in (5, [1], "ab", {"x": 1}):
+        manifest = json.loads(manifest_path.read_text())
+        manifest["files"]["qa/tasks.md"] = bad
+        manifest_path.write_text(json.dumps(manifest))
+        result = run("search", "deploy", "--json", cwd=mem)
+        assert result.returncode == 0 and result.stderr == "", (bad, result.stderr)
+        assert [h["body"] for h in json.loads(result.stdout)] == ["deploy the thing"]
+        assert json.loads(manifest_path.read_text())["files"]["qa/tasks.md"] != bad  # rebuilt, written anew
+    for name in ("../../../../etc/passwd", ".hidden", "a\x00b"):
+        manifest = json.loads(manifest_path.read_text())
+        manifest["segments"][name] = [1, 2]
+        manifest_path.write_text(json.dumps(manifest))
+        result = run("search", "deploy", "--json", cwd=mem)
+        assert result.returncode == 0 and result.stderr == "", (name, result.stderr)
+        assert name not in json.loads(manifest_path.read_text())["segments"]
