@@ -152,10 +152,10 @@ class SearchIndex:
         """What made this index: a manifest with another header belongs to an index to rebuild."""
         return {"schema": SCHEMA_VERSION, "tantivy": tv.__version__, "categories": list(self.store.categories)}
 
-    def load_manifest(self, path: Path | None = None) -> dict[str, Any] | None:
+    def load_manifest(self) -> dict[str, Any] | None:
         """The index's manifest; None (rebuild) also when a segment file is not as the manifest
         recorded it: tantivy never rewrites one, so it was changed by something else."""
-        folder = path.parent if path else self.path
+        folder = self.path
         manifest = self.freshness.load_manifest(folder / MANIFEST, self.header())
         if manifest is None:
             return None
@@ -210,13 +210,14 @@ class SearchIndex:
         for i, e in enumerate(visible):
             before = pairs[i - 1] if i else ""
             after = pairs[i + span] if i + span <= last else " ".join(terms[i + 1 :])
+            tags = " ".join(e.tags)
             fields = {
                 "agent": agent,
                 "category": category,
-                "tags": " ".join(e.tags),
+                "tags": tags,
                 "body": terms[i],
                 "context": f"{before} {after}",
-                "entry": sep.join((str(e.id), e.header_date, " ".join(e.tags), e.body)).encode(),
+                "entry": sep.join((str(e.id), e.header_date, tags, e.body)).encode(),
             }
             add(make(fields, schema))
 

@@ -322,19 +322,13 @@ def _parse_canonical(text: str) -> list[Entry] | None:
         number, date, tag_text = m.groups()
         if number[0] == "0" and number != "0":
             return None
-        body = piece[m.end() :]
-        if maybe_special(body):
-            if "\\" in body:
-                body = "\n".join(_unescape(line) for line in body.split("\n"))
-            if _escape_body(body) != piece[m.end() :]:
+        body = written = piece[m.end() :]
+        if maybe_special(written):
+            if "\\" in written:
+                body = "\n".join(_unescape(line) for line in written.split("\n"))
+            if _escape_body(body) != written:
                 return None
-        if tag_text:
-            if tag_text[-1] == " ":
-                return None
-            tags = [token[1:] for token in tag_text.split(" ")]
-        else:
-            tags = []
-        entries.append(Entry(int(number), date, tags, body))
+        entries.append(Entry(int(number), date, _parse_tags(tag_text), body))
     return entries
 
 
