@@ -31,7 +31,7 @@ from memcli.store import Store, parse_vault_bytes
 from memcli.freshness import MANIFEST, SCHEMA_VERSION, Freshness, changed_ns, sha1
 from memcli.snippets import Matcher, make_snippet
 from memcli.vault import Entry
-from memcli.words import STOPWORDS, analyze, near_function_word, query_words, stemmed_text
+from memcli.words import STOPWORDS, analyze, near_function_word, query_words, stemmed_texts
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -78,6 +78,19 @@ def _schema() -> tv.Schema:
     # id, date, tags and the body as written, joined by ENTRY_SEPARATOR (the first three never hold it).
     sb.add_bytes_field("entry", stored=True, indexed=False)
     return sb.build()
+
+
+def _contexts(terms: list[str], span: int) -> list[str]:
+    """The context of each entry of a file, from the terms of each: those of the ``span`` entries
+    before it and the ``span`` after it.  Each window of ``span`` entries is joined once."""
+    windows = [" ".join(w) for w in zip(*[terms[k:] for k in range(span)])]  # windows[j]: entries j..j+span-1
+    last = len(terms) - 1
+    out = []
+    for i in range(len(terms)):
+        before = windows[i - span] if i >= span else " ".join(terms[:i])
+        after = windows[i + 1] if i + span <= last else " ".join(terms[i + 1 :])
+        out.append(f"{before} {after}")
+    return out
 
 
 def _idf(total: int, found: int) -> float:
@@ -200,24 +213,18 @@ class SearchIndex:
         path = self.layout.memory / agent / f"{category}.md"
         entries: list[Entry] = parse_vault_bytes(path, raw) if raw else []
         visible = self.store.visible(category, entries, removed)
-        terms = [stemmed_text(e.body) for e in visible]
-        # The context of entry i: the terms of entries i-2, i-1, i+1 and i+2 (CONTEXT_SPAN), as the
-        # pair before it and the pair after it, each pair joined once.
-        span = CONTEXT_SPAN
-        pairs = [" ".join(terms[max(0, j - span + 1) : j + 1]) for j in range(len(terms))]
-        last = len(terms) - 1
+        terms = stemmed_texts([e.body for e in visible])
+        contexts = _contexts(terms, CONTEXT_SPAN)
         schema, make, sep = self.schema, tv.Document.from_dict, ENTRY_SEPARATOR
         for i, e in enumerate(visible):
-            before = pairs[i - 1] if i else ""
-            after = pairs[i + span] if i + span <= last else " ".join(terms[i + 1 :])
             tags = " ".join(e.tags)
             fields = {
                 "agent": agent,
                 "category": category,
                 "tags": tags,
                 "body": terms[i],
-                "context": f"{before} {after}",
-                "entry": sep.join((str(e.id), e.header_date, tags, e.body)).encode(),
+                "context": contexts[i],
+                "entry": f"{e.id}{sep}{e.date or e.header_date}{sep}{tags}{sep}{e.body}".encode(),
             }
             add(make(fields, schema))
 

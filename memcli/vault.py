@@ -182,9 +182,20 @@ def assign_content_ids(entries: list[Entry]) -> list[Entry]:
     return entries
 
 
+# How every line that means something to the parser starts (marker, header, closer, conflict
+# markers); an escaped body line starts with a backslash.
+_STRUCTURE_STARTS = ("<!-- id:", "## ", "---", "<<<<<<<", "|||||||", ">>>>>>>", "=======")
+_MAYBE_SPECIAL_STARTS = (*_STRUCTURE_STARTS, "\\")
+_STARTS = "|".join(map(re.escape, _MAYBE_SPECIAL_STARTS))
+# Lines that could need escaping or unescaping; the second expression starts with a literal, which
+# the regular expression engine scans for fast (unlike "^" in re.M, tried at every character).
+_MAYBE_SPECIAL_LINE_RE = re.compile(rf"^(?:{_STARTS}).*$", re.M)
+_MAYBE_SPECIAL_LATER_RE = re.compile(rf"\n(?:{_STARTS})")
+
+
 def _is_special(line: str) -> bool:
     """A line that means something to the parser: marker, header, closer or conflict marker."""
-    if not line or line[0] not in "<#-|>=":  # none of them can start otherwise
+    if not line.startswith(_STRUCTURE_STARTS):  # none of them can start otherwise
         return False
     return bool(
         MARKER_RE.fullmatch(line)
@@ -194,13 +205,14 @@ def _is_special(line: str) -> bool:
     )
 
 
+def _maybe_special(body: str) -> bool:
+    """Whether a line of ``body`` is one of _MAYBE_SPECIAL_LINE_RE's."""
+    return body.startswith(_MAYBE_SPECIAL_STARTS) or _MAYBE_SPECIAL_LATER_RE.search(body) is not None
+
+
 def _escape(line: str) -> str:
     """Prefix one backslash to a body line that would read back as structure."""
     return "\\" + line if _is_special(line.lstrip("\\")) else line
-
-
-# Lines that could need escaping: every structural line, and every escaped one, starts so.
-_MAYBE_SPECIAL_LINE_RE = re.compile(r"^[<#\-|>=\\].*$", re.M)
 
 
 def _escape_match(match: re.Match[str]) -> str:
@@ -314,7 +326,7 @@ def _parse_canonical(text: str) -> list[Entry] | None:
         return None
     entries = []
     head = _CANONICAL_HEAD_RE.match
-    maybe_special = _MAYBE_SPECIAL_LINE_RE.search
+    maybe_special = _maybe_special
     for piece in text[: -len(_CANONICAL_END)].split(_CANONICAL_SEPARATOR):
         m = head(piece)
         if m is None:
@@ -328,7 +340,8 @@ def _parse_canonical(text: str) -> list[Entry] | None:
                 body = "\n".join(_unescape(line) for line in written.split("\n"))
             if _escape_body(body) != written:
                 return None
-        entries.append(Entry(int(number), date, _parse_tags(tag_text), body))
+        # The head's tags are "#a #b": one split (what _parse_tags makes of them).
+        entries.append(Entry(int(number), date, tag_text[1:].split(" #") if tag_text else [], body))
     return entries
 
 

@@ -49,7 +49,9 @@ class _StemCache(dict):
     def __missing__(self, word: bytes) -> str:
         if len(self) >= _STEM_CACHE_SIZE:  # a long-lived process (the MCP server) stays small
             self.clear()
-        if 48 <= word[-1] <= 57 and len(word) < _LONG_WORD:
+        if word == _MARK:
+            stem = _MARK_TEXT  # only stemmed_texts() cuts such a word: where one text ends
+        elif 48 <= word[-1] <= 57 and len(word) < _LONG_WORD:
             stem = word.decode("ascii")  # every suffix the English stemmer removes ends in a letter
         else:
             stems = analyze(word.decode("ascii"))
@@ -65,6 +67,11 @@ _STEMS = _StemCache()
 _ASCII_WORDS = bytes(c + 32 if 65 <= c <= 90 else c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range(256))
 
 
+_MARK_TEXT = "\x1e"  # between the texts stemmed_texts() cuts as one
+_MARK = _MARK_TEXT.encode()
+_ASCII_WORDS_MARKED = _ASCII_WORDS[:30] + _MARK + _ASCII_WORDS[31:]
+
+
 def stemmed_text(text: str) -> str:
     """``" ".join(analyze(text))``, faster: for ASCII text the words are cut here (as tantivy cuts
     them: runs of letters and digits, lower-cased) and each distinct word is stemmed once.  Building
@@ -72,6 +79,22 @@ def stemmed_text(text: str) -> str:
     if not text.isascii():
         return " ".join(analyze(text))
     return " ".join(filter(None, map(_STEMS.__getitem__, text.encode("ascii").translate(_ASCII_WORDS).split())))
+
+
+def stemmed_texts(texts: list[str]) -> list[str]:
+    """``[stemmed_text(t) for t in texts]``, faster for many short texts (a vault file's bodies):
+    ASCII texts are cut and stemmed as one, with a mark between them."""
+    joined = f" {_MARK_TEXT} ".join(texts)
+    if joined.isascii() and joined.count(_MARK_TEXT) == len(texts) - 1:
+        return _stem_joined(joined) if texts else []
+    plain = [t for t in texts if t.isascii() and _MARK_TEXT not in t]
+    stems = iter(_stem_joined(f" {_MARK_TEXT} ".join(plain)) if plain else [])
+    return [next(stems) if t.isascii() and _MARK_TEXT not in t else stemmed_text(t) for t in texts]
+
+
+def _stem_joined(joined: str) -> list[str]:
+    words = joined.encode("ascii").translate(_ASCII_WORDS_MARKED).split()
+    return [s.strip() for s in " ".join(filter(None, map(_STEMS.__getitem__, words))).split(_MARK_TEXT)]
 
 
 def _osa_distance(a: str, b: str) -> int:

@@ -10,9 +10,11 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memcli import vault
-from memcli.index import MANIFEST, Matcher, SearchIndex, make_snippet
+from memcli.index import MANIFEST, Matcher, SearchIndex, _contexts, make_snippet
 from memcli.paths import Layout
 from memcli.store import Store
 
@@ -327,3 +329,11 @@ def test_a_neighbour_of_an_identifier_never_beats_two_direct_words(mem: Path):
     both = [i for i, h in enumerate(hits) if "rollout" in h["body"] and "canary" in h["body"]]
     related = [i for i, h in enumerate(hits) if h["related"]]
     assert not related or not both or min(related) > min(both[1:] or both)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["", "a", "b c", "d e f"]), max_size=9), st.integers(min_value=1, max_value=4))
+def test_an_entrys_context_holds_the_terms_of_its_neighbours_and_not_its_own(terms, span):
+    terms = [f"{t} n{i}".strip() for i, t in enumerate(terms)]  # each entry's terms told apart
+    expected = [" ".join(terms[max(0, i - span) : i] + terms[i + 1 : i + 1 + span]).split() for i in range(len(terms))]
+    assert [c.split() for c in _contexts(terms, span)] == expected

@@ -252,3 +252,22 @@ def test_an_id_of_thousands_of_digits_is_text_not_a_crash(tmp_path):
     entries = vault.parse(text)
     assert [e.body for e in entries] == [f"<!-- id:{huge} -->", "zebra"]  # the line is kept as text
     assert vault.parse(vault.serialize(entries)) == entries
+
+
+_structure_pieces = st.sampled_from(
+    ["<!-- id:", "1", " -->", "## ", "2024-01-01", " \u00b7 ", "#a", "---", "<" * 7, "=" * 7, ">" * 7, "|" * 7]
+    + ["<", "#", "-", "=", "|", ">", "\\", " ", "\t", "\r", "\n", "x"]
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_structure_pieces, max_size=7).map("".join))
+def test_the_quick_tests_for_structure_lines_agree_with_the_expressions(text):
+    """_is_special looks at a line's start before its four expressions, and the fast reader looks
+    for such starts before it escapes a body to compare: neither may skip a line that counts."""
+    line = text.replace("\n", "")
+    full = any(r.fullmatch(line) for r in (vault.MARKER_RE, vault.HEADER_RE, vault.CLOSER_RE, vault.CONFLICT_RE))
+    assert vault._is_special(line) == full
+    assert vault._maybe_special(text) == (vault._MAYBE_SPECIAL_LINE_RE.search(text) is not None)
+    if not vault._maybe_special(text):
+        assert vault._escape_body(text) == text

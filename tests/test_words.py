@@ -7,7 +7,7 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memcli.words import analyze, stemmed_text
+from memcli.words import analyze, stemmed_text, stemmed_texts
 
 _ascii_words = st.one_of(
     st.text(string.ascii_letters + string.digits, min_size=1, max_size=12),
@@ -44,3 +44,18 @@ def test_the_same_word_in_many_texts_is_stemmed_alike():
 def test_words_ending_in_a_digit_are_their_own_stem(word):
     """stemmed_text relies on it for ids, tickets and hashes: no English suffix ends in a digit."""
     assert stemmed_text(word) == " ".join(analyze(word))
+
+
+_any_texts = st.one_of(
+    ascii_texts,
+    st.text(st.characters(blacklist_categories=("Cs",)), max_size=30),
+    ascii_texts.map(lambda t: t + "\x1e" + t),  # the mark stemmed_texts puts between texts
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_any_texts, max_size=8))
+def test_many_texts_stemmed_as_one_get_each_texts_terms(texts):
+    """stemmed_texts cuts a file's bodies as one text with a mark between them: each must still get
+    exactly its own terms, whatever it holds (the mark itself, other scripts, nothing)."""
+    assert stemmed_texts(texts) == [" ".join(analyze(t)) for t in texts]
