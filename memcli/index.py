@@ -264,7 +264,7 @@ class SearchIndex:
                 todo,
                 "indexing memory",
                 threshold=PROGRESS_ENTRIES,
-                weight=lambda f: reads[f][0].count(b"<!-- id:") + 1 if reads[f] else 1,
+                weight=lambda f: reads[f][0].count(b"<!-- id:") if reads[f] else 0,
             )
         for agent, category in todo:
             key = f"{agent}/{category}.md"

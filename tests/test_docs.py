@@ -215,7 +215,9 @@ def test_progress_bar_on_a_terminal_only(mem: Path):
     env = clean_env(TERM="xterm")
     result, terminal = run_on_terminal(["search", "note"], mem, env, stream="stderr")
     assert result.returncode == 0 and "indexing memory" in terminal
-    assert "\x1b" not in result.stdout.decode()
+    assert "/6,000" in terminal  # counted in entries, of two files
+    assert terminal.rstrip(" ").endswith("\r")  # wiped at the end: the next output starts a clean line
+    assert "\x1b" not in result.stdout.decode() + terminal
     shutil.rmtree(mem / ".memory" / ".vault" / "index")
     piped = run("search", "note", cwd=mem, env=env)
     assert piped.returncode == 0 and piped.stderr == ""
