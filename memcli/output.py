@@ -130,15 +130,20 @@ def progress(items: list, label: str, threshold: int = 200, weight: Callable[[An
         return
     import time
 
+    try:  # a line longer than the terminal would wrap, and could not be redrawn in place
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        columns = 0
+    room = columns - 1 if columns > 1 else 79  # 0: a terminal that does not say
     done, shown, width = 0, 0.0, 0
     try:
         for item, units in zip(items, weights):
             now = time.monotonic()
             if now - shown >= 0.1:
                 filled = 24 * done // total
-                line = f"\r{label} [{'#' * filled}{'-' * (24 - filled)}] {done:,}/{total:,}"
+                line = f"{label} [{'#' * filled}{'-' * (24 - filled)}] {done:,}/{total:,}"[:room]
                 width = max(width, len(line))
-                stream.write(line)
+                stream.write("\r" + line)
                 stream.flush()
                 shown = now
             yield item

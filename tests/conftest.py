@@ -114,10 +114,17 @@ def lock_held(memory_root: Path):
 
 
 def run_on_terminal(
-    args: list[str], cwd: Path, env: dict, stream: str = "stdout"
+    args: list[str], cwd: Path, env: dict, stream: str = "stdout", columns: int = 0
 ) -> tuple[subprocess.CompletedProcess, str]:
-    """Run memcli with ``stream`` (stdout or stderr) on a pseudo-terminal; return the result and what it showed."""
+    """Run memcli with ``stream`` (stdout or stderr) on a pseudo-terminal (``columns`` wide, if
+    given); return the result and what it showed."""
     master, slave = os.openpty()
+    if columns:
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
     pipes[stream] = slave
     try:

@@ -219,6 +219,10 @@ def test_progress_bar_on_a_terminal_only(mem: Path):
     assert terminal.rstrip(" ").endswith("\r")  # wiped at the end: the next output starts a clean line
     assert "\x1b" not in result.stdout.decode() + terminal
     shutil.rmtree(mem / ".memory" / ".vault" / "index")
+    result, narrow = run_on_terminal(["search", "note"], mem, env, stream="stderr", columns=30)
+    assert result.returncode == 0 and "indexing memory" in narrow
+    assert max(len(line) for line in narrow.split("\r")) < 30  # never wraps: each redraw overwrites the last
+    shutil.rmtree(mem / ".memory" / ".vault" / "index")
     piped = run("search", "note", cwd=mem, env=env)
     assert piped.returncode == 0 and piped.stderr == ""
     shutil.rmtree(folder)
