@@ -66,7 +66,7 @@ def _schema() -> tv.Schema:
     sb.add_text_field("agent", stored=True, tokenizer_name="raw")
     sb.add_text_field("category", stored=True, tokenizer_name="raw")
     sb.add_text_field("tags", stored=False, tokenizer_name="en_stem")
-    # The body's terms, stemmed here (words.stemmed_text: each distinct word once, the same terms
+    # The body's terms, stemmed here (words.stemmed_texts: each distinct word once, the same terms
     # as tantivy's en_stem) and only cut by tantivy; no positions, as only term queries read it.
     sb.add_text_field("body", stored=False, tokenizer_name="whitespace", index_option="freq")
     # The entries next to it in its file (the same session or time): what a turn of a conversation

@@ -326,7 +326,6 @@ def _parse_canonical(text: str) -> list[Entry] | None:
         return None
     entries = []
     head = _CANONICAL_HEAD_RE.match
-    maybe_special = _maybe_special
     for piece in text[: -len(_CANONICAL_END)].split(_CANONICAL_SEPARATOR):
         m = head(piece)
         if m is None:
@@ -335,13 +334,12 @@ def _parse_canonical(text: str) -> list[Entry] | None:
         if number[0] == "0" and number != "0":
             return None
         body = written = piece[m.end() :]
-        if maybe_special(written):
+        if _maybe_special(written):
             if "\\" in written:
                 body = "\n".join(_unescape(line) for line in written.split("\n"))
             if _escape_body(body) != written:
                 return None
-        # The head's tags are "#a #b": one split (what _parse_tags makes of them).
-        entries.append(Entry(int(number), date, tag_text[1:].split(" #") if tag_text else [], body))
+        entries.append(Entry(int(number), date, _parse_tags(tag_text), body))
     return entries
 
 

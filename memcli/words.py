@@ -67,34 +67,30 @@ _STEMS = _StemCache()
 _ASCII_WORDS = bytes(c + 32 if 65 <= c <= 90 else c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range(256))
 
 
-_MARK_TEXT = "\x1e"  # between the texts stemmed_texts() cuts as one
+_MARK_TEXT = "\x1e"  # between the texts stemmed_texts() cuts as one: kept as a word of its own
 _MARK = _MARK_TEXT.encode()
-_ASCII_WORDS_MARKED = _ASCII_WORDS[:30] + _MARK + _ASCII_WORDS[31:]
+_ASCII_WORDS_MARKED = _ASCII_WORDS[: _MARK[0]] + _MARK + _ASCII_WORDS[_MARK[0] + 1 :]
+
+
+def _stem_ascii(text: str, table: bytes) -> str:
+    """The terms of ASCII ``text``, cut by ``table`` and each looked up in the stem cache."""
+    return " ".join(filter(None, map(_STEMS.__getitem__, text.encode("ascii").translate(table).split())))
 
 
 def stemmed_text(text: str) -> str:
     """``" ".join(analyze(text))``, faster: for ASCII text the words are cut here (as tantivy cuts
     them: runs of letters and digits, lower-cased) and each distinct word is stemmed once.  Building
     the index's context field from it costs one stemming per word instead of one per neighbour."""
-    if not text.isascii():
-        return " ".join(analyze(text))
-    return " ".join(filter(None, map(_STEMS.__getitem__, text.encode("ascii").translate(_ASCII_WORDS).split())))
+    return _stem_ascii(text, _ASCII_WORDS) if text.isascii() else " ".join(analyze(text))
 
 
 def stemmed_texts(texts: list[str]) -> list[str]:
     """``[stemmed_text(t) for t in texts]``, faster for many short texts (a vault file's bodies):
-    ASCII texts are cut and stemmed as one, with a mark between them."""
-    joined = f" {_MARK_TEXT} ".join(texts)
-    if joined.isascii() and joined.count(_MARK_TEXT) == len(texts) - 1:
-        return _stem_joined(joined) if texts else []
-    plain = [t for t in texts if t.isascii() and _MARK_TEXT not in t]
-    stems = iter(_stem_joined(f" {_MARK_TEXT} ".join(plain)) if plain else [])
-    return [next(stems) if t.isascii() and _MARK_TEXT not in t else stemmed_text(t) for t in texts]
-
-
-def _stem_joined(joined: str) -> list[str]:
-    words = joined.encode("ascii").translate(_ASCII_WORDS_MARKED).split()
-    return [s.strip() for s in " ".join(filter(None, map(_STEMS.__getitem__, words))).split(_MARK_TEXT)]
+    ASCII texts without the mark are cut and stemmed as one text, with the mark between them."""
+    plain = [t.isascii() and _MARK_TEXT not in t for t in texts]
+    joined = f" {_MARK_TEXT} ".join(t for t, ok in zip(texts, plain) if ok)
+    stems = iter(s.strip() for s in _stem_ascii(joined, _ASCII_WORDS_MARKED).split(_MARK_TEXT))
+    return [next(stems) if ok else stemmed_text(t) for t, ok in zip(texts, plain)]
 
 
 def _osa_distance(a: str, b: str) -> int:
