@@ -94,6 +94,17 @@ def save(
                     if extract.dedupe_key(item) not in known[category]:
                         known[category].add(extract.dedupe_key(item))
                         ids.append(store.add(agent, category, item, list(EXTRACT_TAGS)).id)
-        result.new_messages = conversations.append_messages(store.layout, agent, messages, warn)
-        sessions.save_checkpoint(store.layout, agent, messages, config.checkpoint_messages, chat_id, model_id)
+        session = sessions.current_session(store.layout, agent, chat_id, config.checkpoint_max_age_days)
+        session = session or conversations.new_session_name()
+        result.new_messages = conversations.append_messages(store.layout, agent, messages, warn, session)
+        sessions.save_checkpoint(
+            store.layout,
+            agent,
+            messages,
+            config.checkpoint_messages,
+            chat_id,
+            model_id,
+            session=session,
+            closed=close,
+        )
     return result

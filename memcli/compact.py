@@ -1,13 +1,18 @@
 """`memcli compact`: the five steps of AITEAM-X, plus tidying what git merges leave.
 
 A. stale and corrupt checkpoints are deleted;
-B. conversations over 20 messages keep the last 20; decisions and lessons are first
-   extracted from the removed part (once per message id) and a "Session compacted"
-   handoff is written;
+B. a conversation file (one per session) over 20 messages keeps its last 20, except the session
+   still running here; decisions and lessons are first extracted from the removed part (once per
+   message id) and a "Session compacted" handoff is written;
 C. a category with more than 30 entries keeps the newest 20; the rest become one
    summary entry (summaries are never summarised again, entries with open tasks are kept);
+
+Every file that compaction writes is a function of the files it read (ids and dates come from
+what an entry stands for, never from the clock), so two clones that compact the same memory
+write the same files, and git merges them with no conflict and one copy of each.
 D. the search index is brought up to date;
-E. legacy files left by `migrate` (``*.md.bak``, ``conversations/*.json.bak``) are removed;
+E. legacy files left by `migrate` (``*.md.bak``, ``<agent>/*.md.bak``, ``conversations/*.json.bak``)
+   are removed;
 plus clean-up in every vault file: exact copies dropped, duplicate ids renumbered,
 entries sorted newest first, the removals recorded in memcli 0.1's ``.removed`` files
 applied (and those files deleted); duplicated conversation lines dropped.  Running it twice in a row changes nothing the second time.
@@ -65,31 +70,49 @@ def _processed_ids(store: Store) -> set[str]:
 
 def _step_conversations(store: Store, report: CompactReport, dry: bool) -> None:
     layout = store.layout
-    folder = layout.conversations
-    if not folder.is_dir():
+    if not layout.conversations.is_dir():
         return
     processed = _processed_ids(store)
     processed_before = len(processed)
-    for path in sorted(folder.glob("*.jsonl")):
-        agent = path.stem
-        try:
-            store.check(agent)
-        except MemcliError:
-            continue  # not an agent's conversation (a name memcli would refuse)
-        done = len(report.actions)
-        try:
-            with store.lock():  # one agent at a time: other writers get their turn in between
-                _compact_conversation(store, agent, path, processed, report, dry)
-        except MemcliError as exc:
-            del report.actions[done:]  # nothing of it happened: say so instead
-            report.problems.append(f"conversations/{agent}.jsonl: {exc.message}; left as it is")
+    for agent in sorted(conversations.conversation_agents(layout)):
+        current = _current_session(store, agent)
+        for path in conversations.conversation_files(layout, agent):
+            if path.name == current:
+                continue  # the running session: its wrapper goes on saving into it
+            name = path.relative_to(layout.conversations).as_posix()
+            done = len(report.actions)
+            try:
+                with store.lock():  # one file at a time: other writers get their turn in between
+                    _compact_conversation(store, agent, path, name, processed, report, dry)
+            except MemcliError as exc:
+                del report.actions[done:]  # nothing of it happened: say so instead
+                report.problems.append(f"conversations/{name}: {exc.message}; left as it is")
     if len(processed) != processed_before and not dry:
         atomic_write(layout.state / "processed-messages.json", json.dumps(sorted(processed)), layout.memory)
 
 
+def _current_session(store: Store, agent: str) -> str | None:
+    data = sessions.recover(store.layout, agent, store.config.checkpoint_max_age_days)
+    return data.get("session") if data and not data.get("closed") else None
+
+
+def derived_entry(store: Store, agent: str, category: str, body: str, tags: list[str], base_id: int) -> Entry:
+    """An entry that compaction makes from other data: its id (the time of the newest thing it
+    stands for, moved past ids in use), date, text and file name are functions of that data
+    alone, so two clones that compact the same files write the same file, and their merge holds
+    it once."""
+    used = store._ids_in_use(agent, category)
+    entry_id = max(1, base_id)
+    while entry_id in used:
+        entry_id += 1
+    return Entry(entry_id, vault.date_for_id(entry_id) or None, tags, body)
+
+
 def _compact_conversation(
-    store: Store, agent: str, path, processed: set[str], report: CompactReport, dry: bool
+    store: Store, agent: str, path, name: str, processed: set[str], report: CompactReport, dry: bool
 ) -> None:
+    """Trim one conversation file to its last messages.  What is kept, extracted and written is a
+    function of the file alone: two branches that trim the same session write the same bytes."""
     layout, config = store.layout, store.config
     raw = read_inside(path, layout.memory) or b""
     stored = conversations.parse_jsonl(raw)
@@ -100,7 +123,7 @@ def _compact_conversation(
     jsonl_only = sorted(unique.values(), key=lambda m: (m.get("ts") or 0, m.get("seq") or 0))
     if stored.other:
         report.problems.append(
-            f"conversations/{agent}.jsonl: kept {len(stored.other)} line"
+            f"conversations/{name}: kept {len(stored.other)} line"
             f"{'s' if len(stored.other) > 1 else ''} that {'are' if len(stored.other) > 1 else 'is'}"
             " not a message, as it was"
         )
@@ -108,7 +131,9 @@ def _compact_conversation(
     if len(jsonl_only) > keep:
         old, recent = jsonl_only[:-keep], jsonl_only[-keep:]
         report.conversationsTrimmed += 1
-        report.actions.append(f"trim conversations/{agent}.jsonl: {len(old)} older messages removed")
+        report.actions.append(f"trim conversations/{name}: {len(old)} older messages removed")
+        base = max((m.get("ts") or 0 for m in old), default=0)
+        base = base if isinstance(base, int) and 0 < base < vault.MAX_ID else 1
         fresh = [m for m in old if m["id"] not in processed]
         insights = extract.extract(fresh, config.extract_max_items, config.extract_chars)
         for category, items in (("decisions", insights.decisions), ("lessons", insights.lessons)):
@@ -118,22 +143,27 @@ def _compact_conversation(
                 report.insightsExtracted += len(new)
                 report.actions.append(f"extract {len(new)} {category} for {agent}")
                 if not dry:
-                    store.add(agent, category, "\n".join(f"- {i}" for i in new), [COMPACTED, "auto-extract"])
+                    body = "\n".join(f"- {i}" for i in new)
+                    store.write_new(
+                        agent, category, derived_entry(store, agent, category, body, [COMPACTED, "auto-extract"], base)
+                    )
         agent_msgs = [m for m in old if m.get("role") == "agent"][-3:]
         if agent_msgs and not dry:
             preview = "\n- ".join(" ".join(m["text"].split())[:150] for m in agent_msgs)
             body = f"Session compacted ({len(old)} msgs removed):\n- {preview}"
-            store.add(agent, "handoffs", body, [COMPACTED, "auto-handoff"])
+            store.write_new(
+                agent, "handoffs", derived_entry(store, agent, "handoffs", body, [COMPACTED, "auto-handoff"], base)
+            )
         processed.update(m["id"] for m in old)
         if not dry:
             conversations.write_conversation(
-                layout, agent, recent, stored.trimmed | {m["id"] for m in old}, stored.other
+                layout, path, recent, stored.trimmed | {m["id"] for m in old}, stored.other
             )
     elif conversations.serialize(jsonl_only, stored.trimmed, stored.other) != raw:
         report.filesNormalised += 1
-        report.actions.append(f"tidy conversations/{agent}.jsonl (duplicate or unordered lines)")
+        report.actions.append(f"tidy conversations/{name} (duplicate or unordered lines)")
         if not dry:
-            conversations.write_conversation(layout, agent, jsonl_only, stored.trimmed, stored.other)
+            conversations.write_conversation(layout, path, jsonl_only, stored.trimmed, stored.other)
 
 
 def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tuple[str, str]]) -> None:
@@ -144,8 +174,7 @@ def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tu
                 continue
             summarised: list[int] = []
 
-            def change(entries: list[Entry], _text: str, _total: int) -> list[Entry] | None:
-                summaries = [e for e in entries if _is_summary(e)]
+            def change(entries: list[Entry], _sources: dict, _total: int) -> dict[str, list[Entry]] | None:
                 pinned = [e for e in entries if not _is_summary(e) and vault.open_tasks(e.body)]
                 candidates = [e for e in entries if not _is_summary(e) and not vault.open_tasks(e.body)]
                 candidates.sort(key=vault.newest_first, reverse=True)
@@ -153,32 +182,55 @@ def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tu
                 if len(candidates) + len(pinned) <= config.compact_category_cap:
                     return None
                 keep_n = max(0, config.compact_category_keep - len(pinned))
-                kept, old = candidates[:keep_n], candidates[keep_n:]
+                old = candidates[keep_n:]
                 if not old:
                     return None
                 summarised.append(len(old))
                 if dry:
                     return None
-                lines = [f"- [{e.header_date}] {' '.join(e.body.split())[:200]}" for e in old]
-                # The summary takes the date of the newest entry it holds, so it never counts as new.
-                newest = max(old, key=lambda e: e.id)
-                summary = Entry(None, None, [COMPACTED], f"Compacted {len(old)} older entries:\n" + "\n".join(lines))
-                summary.id = _free_id_below(newest.id, {e.id for e in entries})
-                summary.date = newest.header_date or None
-                return sorted([summary, *kept, *pinned, *summaries], key=lambda e: e.id or 0, reverse=True)
+                return cap_plan(store, agent, category, entries, old)
 
             try:
                 store.transform(agent, category, change)
             except MemcliError as exc:
-                report.problems.append(f"{agent}/{category}.md: {exc.message}; not capped")
+                report.problems.append(f"{agent}/{category}: {exc.message}; not capped")
                 continue
             if summarised:
                 report.vaultEntriesMerged += summarised[0]
                 report.actions.append(f"cap {agent}/{category}: {summarised[0]} older entries summarised into one")
 
 
-def _free_id_below(start: int, used: set[int]) -> int:
-    """An id just above the newest summarised entry's, free in the file: the summary sorts where its entries were."""
+def cap_plan(store: Store, agent: str, category: str, entries: list[Entry], old: list[Entry]) -> dict[str, list[Entry]]:
+    """The files to write to fold ``old`` into one summary: their files lose them (an entry file
+    left empty is deleted) and the summary gets a file of its own.  The summary's id is the
+    newest folded entry's plus one (free in the category), its date that entry's, its text a
+    function of the folded entries: two clones that cap the same entries write the same file."""
+    old = sorted(old, key=vault.newest_first, reverse=True)
+    lines = [f"- [{e.header_date}] {' '.join(e.body.split())[:200]}" for e in old]
+    newest = old[0]
+    summary = Entry(None, None, [COMPACTED], f"Compacted {len(old)} older entries:\n" + "\n".join(lines))
+    summary.id = _free_id_after(newest.id, {e.id for e in entries} | store._ids_in_use(agent, category))
+    summary.date = newest.header_date or None
+    folded = {id(e) for e in old}
+    plan: dict[str, list[Entry]] = {}
+    for e in entries:
+        if e.source and e.source not in plan:
+            plan[e.source] = []
+    for e in entries:
+        if id(e) not in folded and e.source:
+            plan[e.source].append(e)
+    unchanged = {
+        key
+        for key in plan
+        if len(plan[key]) == sum(1 for e in entries if e.source == key)
+    }
+    plan = {k: v for k, v in plan.items() if k not in unchanged}
+    plan[store.free_key(agent, category, summary)] = [summary]
+    return plan
+
+
+def _free_id_after(start: int, used: set[int]) -> int:
+    """An id just above the newest summarised entry's, free in the category: the summary sorts where its entries were."""
     candidate = start + 1
     while candidate in used:
         candidate += 1
@@ -211,6 +263,8 @@ def _step_checkpoints(store: Store, report: CompactReport, dry: bool) -> None:
 def _step_legacy(store: Store, report: CompactReport, dry: bool) -> None:
     memory = store.layout.memory
     candidates = [p for p in memory.glob("*.md.bak") if (memory / p.name[: -len(".md.bak")]).is_dir()]
+    # Category files that `migrate` moved into entry files (their folder holds them now).
+    candidates += [p for p in memory.glob("*/*.md.bak") if p.with_name(p.name[: -len(".md.bak")]).is_dir()]
     if store.layout.conversations.is_dir():
         candidates += list(store.layout.conversations.glob("*.json.bak"))
     for path in sorted(candidates):
@@ -238,14 +292,14 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
             counts = store.normalise(agent, category, dry_run)
         except MemcliError as exc:
             unreadable.add((agent, category))
-            report.problems.append(f"{agent}/{category}.md: {exc.message}; left as it is")
+            report.problems.append(f"{agent}/{category}: {exc.message}; left as it is")
             continue
         report.duplicatesDropped += counts["duplicates"]
         report.idsRenumbered += counts["renumbered"]
         report.removedEntriesDropped += counts["removed"]
         if counts["changed"]:
             report.filesNormalised += 1
-            report.actions.append(f"tidy {agent}/{category}.md")
+            report.actions.append(f"tidy {agent}/{category}")
     for agent in store.agents():  # memcli 0.1's removal records: folded into the files above
         legacy = store.layout.removed_file(agent)
         if legacy.is_file() and not any(a == agent for a, _ in unreadable):

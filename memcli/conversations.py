@@ -1,4 +1,7 @@
-"""Conversations: ``.memory/conversations/<agent>.jsonl``, one message per line.
+"""Conversations: ``.memory/conversations/<agent>/<session>.jsonl``, one message per line, one
+file per session, so that sessions on two branches never write the same file (a hosting service
+merges pull requests with no merge driver).  ``conversations/<agent>.jsonl`` (one file per
+agent, as memcli 0.2 wrote it) is still read, never appended to.
 
 Each message has a stable id, so that saving the same conversation again (a wrapper
 checkpoints every 30 s) adds each message once.  Readers drop duplicate ids (what a
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import time
 from datetime import datetime
@@ -264,8 +268,70 @@ def _stored_already(stored: list[tuple[str, str]], window: list[tuple[str, str]]
     return best
 
 
+SESSION_RE = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}\.jsonl")
+
+
 def conversation_path(layout: Layout, agent: str) -> Path:
+    """The agent's one-file conversation of memcli 0.2: read, never written by normal use."""
     return layout.conversations / f"{validate_agent(agent)}.jsonl"
+
+
+def session_dir(layout: Layout, agent: str) -> Path:
+    return layout.conversations / validate_agent(agent)
+
+
+def new_session_name(now_ms: int | None = None) -> str:
+    """A session file's name: its start time (UTC, so names sort by age) and 32 random bits, so that
+    two clones never pick the same name."""
+    import os
+
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime((now_ms if now_ms is not None else time.time() * 1000) / 1000))
+    return f"{stamp}-{os.urandom(4).hex()}.jsonl"
+
+
+def session_name_for(ts_ms: object, data: bytes) -> str:
+    """A session name that is a function of a conversation's time and bytes (``migrate``: two
+    clones that migrate the same file name its session alike)."""
+    stamp_ms = ts_ms if isinstance(ts_ms, int) and 0 <= ts_ms < MAX_TS else 0
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(stamp_ms / 1000))
+    return f"{stamp}-{hashlib.sha1(data).hexdigest()[:8]}.jsonl"
+
+
+def is_session_name(name: object) -> bool:
+    return isinstance(name, str) and SESSION_RE.fullmatch(name) is not None
+
+
+def conversation_files(layout: Layout, agent: str) -> list[Path]:
+    """The agent's conversation files: the one-file conversation (if any), then its sessions by name."""
+    files = []
+    legacy = conversation_path(layout, agent)
+    if legacy.is_file():
+        files.append(legacy)
+    folder = session_dir(layout, agent)
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".jsonl") and not n.startswith("."))
+    except OSError:
+        names = []
+    files.extend(folder / n for n in names)
+    return files
+
+
+def conversation_agents(layout: Layout) -> list[str]:
+    """Agents that have a conversation: a ``<agent>.jsonl`` file or a session folder."""
+    found = []
+    try:
+        names = os.listdir(layout.conversations)
+    except OSError:
+        return []
+    for name in names:
+        agent = name[: -len(".jsonl")] if name.endswith(".jsonl") else name
+        try:
+            validate_agent(agent)
+        except MemcliError:
+            continue
+        if name.endswith(".jsonl") or (layout.conversations / name).is_dir():
+            found.append(agent)
+    return found
 
 
 class Stored:
@@ -305,12 +371,15 @@ def parse_jsonl(data: bytes) -> Stored:
     return stored
 
 
-def read_stored(layout: Layout, agent: str, warn=None) -> Stored:
-    path = conversation_path(layout, agent)
+def read_file(path: Path, layout: Layout, warn=None) -> Stored:
+    """One conversation file (empty if missing, or if a symlink leads it outside)."""
     try:
         data = read_inside(path, layout.memory)
     except OutsideMemory as exc:
         (warn or _warn)(exc.message)
+        return Stored()
+    except MemcliError as exc:  # a folder where a file should be
+        (warn or _warn)(f"{exc.message}; skipped")
         return Stored()
     stored = parse_jsonl(data or b"")
     if stored.other and warn:
@@ -320,6 +389,18 @@ def read_stored(layout: Layout, agent: str, warn=None) -> Stored:
             " (kept as they are; `memcli compact` reports them)"
         )
     return stored
+
+
+def read_stored(layout: Layout, agent: str, warn=None) -> Stored:
+    """Every conversation file of the agent, as one: messages in file order (files by name),
+    trimmed ids of every file, lines that are not messages."""
+    out = Stored()
+    for path in conversation_files(layout, agent):
+        stored = read_file(path, layout, warn)
+        out.messages.extend(stored.messages)
+        out.trimmed |= stored.trimmed
+        out.other.extend(stored.other)
+    return out
 
 
 def _jsonl(layout: Layout, agent: str, warn=None) -> tuple[list[dict[str, Any]], set[str]]:
@@ -364,15 +445,19 @@ def line_bytes(m: dict[str, Any]) -> bytes:
     return json.dumps(m, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-def append_messages(layout: Layout, agent: str, messages: list[dict[str, Any]], warn=None) -> int:
-    """Append the messages not stored yet (call under the memory lock); returns how many.
+def append_messages(
+    layout: Layout, agent: str, messages: list[dict[str, Any]], warn=None, session: str | None = None
+) -> int:
+    """Append the messages not stored yet to the session's file (call under the memory lock);
+    returns how many.  ``session`` is the file's name (default: a new session).  What is stored
+    is what every file of the agent holds, so a conversation saved again adds nothing.
 
     A wrapper saves overlapping windows of one conversation.  The window is matched with the
     stored conversation by role and text, in order (``_stored_already``): what is there is not
     stored again (with or without timestamps), and a message that repeats an earlier one ("ok",
     "continue") in a new place gets an id of its own, so it is never taken for the earlier one.
     """
-    path = conversation_path(layout, agent)
+    path = session_dir(layout, agent) / (session if is_session_name(session) else new_session_name())
     held = read_stored(layout, agent, warn)  # not the legacy JSON: migrate appends its messages
     known = {m["id"] for m in held.messages} | held.trimmed
     order = held.messages  # file order: the order they were saved in
@@ -410,18 +495,18 @@ def append_messages(layout: Layout, agent: str, messages: list[dict[str, Any]], 
 
 def write_conversation(
     layout: Layout,
-    agent: str,
+    path: Path,
     messages: list[dict[str, Any]],
     trimmed: set[str] | None = None,
     other: list[bytes] | None = None,
 ) -> None:
-    """Replace an agent's conversation (compaction); call under the memory lock.
+    """Replace a conversation file (compaction); call under the memory lock.
 
     ``trimmed`` ids are written as ``{"id", "trimmed": true}`` lines first, so that a
     re-saved conversation or a merge cannot bring those messages back; ``other`` lines
     (not messages) are kept at the end, as they were.
     """
-    atomic_write(conversation_path(layout, agent), serialize(messages, trimmed, other), layout.memory)
+    atomic_write(path, serialize(messages, trimmed, other), layout.memory)
 
 
 def serialize(

@@ -27,8 +27,8 @@ import tantivy as tv
 
 from memcli.errors import LockTimeout, MemcliError
 from memcli.fsutil import OutsideMemory, atomic_write, guard, make_dirs, remove, remove_tree, rename, warn
-from memcli.store import Store, parse_vault_bytes
-from memcli.freshness import MANIFEST, SCHEMA_VERSION, Freshness, changed_ns, sha1
+from memcli.store import Store
+from memcli.freshness import MANIFEST, SCHEMA_VERSION, Freshness, changed_ns, join_sources, sha1
 from memcli.snippets import Matcher, make_snippet
 from memcli.vault import Entry
 from memcli.words import STOPWORDS, analyze, near_function_word, query_words, stemmed_texts
@@ -208,11 +208,12 @@ class SearchIndex:
         return {**self.header(), "files": {}}
 
     # ------------------------------------------------------------ documents
-    def _documents(self, agent: str, category: str, raw: bytes, removed, add) -> None:
-        """Pass the documents of one vault file to ``add`` (nothing if the file cannot be read)."""
-        path = self.layout.memory / agent / f"{category}.md"
-        entries: list[Entry] = parse_vault_bytes(path, raw) if raw else []
-        visible = self.store.visible(category, entries, removed)
+    def _documents(self, agent: str, category: str, sources: list[tuple[str, bytes]], removed, add) -> None:
+        """Pass the documents of one category (its files' bytes) to ``add``; an unreadable file is
+        left out with a warning."""
+        from memcli.store import parse_sources
+
+        visible = self.store.visible(category, parse_sources(sources), removed)
         terms = stemmed_texts([e.body for e in visible])
         contexts = _contexts(terms, CONTEXT_SPAN)
         schema, make, sep = self.schema, tv.Document.from_dict, ENTRY_SEPARATOR
@@ -240,23 +241,40 @@ class SearchIndex:
     def _reindex(
         self, writer: tv.IndexWriter, manifest: dict[str, Any], keys: list[str], progress: bool = False
     ) -> None:
-        """Replace the documents of the given files (``agent/.removed`` means all of that agent's)."""
-        files: dict[tuple[str, str], None] = {}
+        """Replace the documents of the given units (``agent/category``; ``agent/.removed`` means
+        all of that agent's categories)."""
+        from memcli.store import category_sources
+
+        units: dict[tuple[str, str], None] = {}
         for key in keys:
             agent, name = key.split("/", 1)
             if name == ".removed":
-                read = self.freshness.read(key)
-                if read:
-                    self.freshness.record(manifest, key, read[1], sha1(read[0]))
+                stamps = self.freshness.stamps(key)
+                data = self.freshness.read(key) if stamps else None
+                if stamps and data is not None:
+                    self.freshness.record(manifest, key, stamps, sha1(data))
                 else:
                     manifest["files"].pop(key, None)
                 for c in self.store.categories:
-                    files[(agent, c)] = None
+                    units[(agent, c)] = None
             else:
-                files[(agent, name[: -len(".md")])] = None
+                units[(agent, name)] = None
         removed_cache: dict[str, set] = {}
-        reads = {(agent, category): self.freshness.read(f"{agent}/{category}.md") for agent, category in files}
-        todo = list(files)
+        memory = self.layout.memory
+
+        def read(unit: tuple[str, str]):
+            agent, category = unit
+            stamps = self.freshness.stamps(f"{agent}/{category}")  # before reading: a later change shows next time
+            if stamps is None:
+                return None
+            try:
+                return stamps, category_sources(memory, agent, category)
+            except MemcliError as exc:
+                warn(f"{exc.message}; left out of the search index")
+                return stamps, []
+
+        reads = {unit: read(unit) for unit in units}
+        todo = list(units)
         if progress:  # a bar only on a terminal, for large vaults: driven by entries, however many files hold them
             from memcli.output import progress as with_progress
 
@@ -264,23 +282,23 @@ class SearchIndex:
                 todo,
                 "indexing memory",
                 threshold=PROGRESS_ENTRIES,
-                weight=lambda f: reads[f][0].count(b"<!-- id:") if reads[f] else 0,
+                weight=lambda u: sum(raw.count(b"<!-- id:") for _, raw in reads[u][1]) if reads[u] else 0,
             )
         for agent, category in todo:
-            key = f"{agent}/{category}.md"
+            key = f"{agent}/{category}"
             writer.delete_documents_by_query(self._file_query(agent, category))
-            read = reads.pop((agent, category))
-            if read is None:
+            read_now = reads.pop((agent, category))
+            if read_now is None:
                 manifest["files"].pop(key, None)
                 continue
-            raw, stat = read
+            stamps, sources = read_now
             try:
                 if agent not in removed_cache:
                     removed_cache[agent] = self.store.removed_ids(agent)  # refuses a folder name no agent has
-                self._documents(agent, category, raw, removed_cache[agent], writer.add_document)
+                self._documents(agent, category, sources, removed_cache[agent], writer.add_document)
             except MemcliError as exc:  # one unreadable file never disables search: it is left out, said
                 warn(f"{exc.message}; left out of the search index")
-            self.freshness.record(manifest, key, stat, sha1(raw))
+            self.freshness.record(manifest, key, stamps, sha1(join_sources(sources)))
 
     def _open(self) -> tv.Index:
         if self._index is None:
@@ -389,7 +407,7 @@ class SearchIndex:
                 else:
                     now_changed, restat = self.changed_files(manifest)
                     for key, rec in restat.items():
-                        self.freshness.record(manifest, key, (rec[0], rec[1]), rec[2])
+                        self.freshness.record(manifest, key, (rec[0], rec[1], rec[2]), rec[3])
                     try:
                         if now_changed:
                             self._apply(manifest, now_changed)
@@ -399,8 +417,8 @@ class SearchIndex:
                         _reraise_interrupts(exc)
                         rebuild = True
         except LockTimeout:
-            return [key for key in changed if key.endswith(".md") or key == ALL] + [
-                f"{key.split('/')[0]}/{c}.md"
+            return [key for key in changed if not key.endswith("/.removed")] + [
+                f"{key.split('/')[0]}/{c}"
                 for key in changed
                 if key.endswith("/.removed")
                 for c in self.store.categories
@@ -442,10 +460,10 @@ class SearchIndex:
         manifest = self.load_manifest()
         if manifest is None:
             return  # the next search rebuilds it
-        keys = [f"{agent}/{category}.md"]
+        keys = [f"{agent}/{category}"]
         removed = self.freshness.read(f"{agent}/.removed")
         rec = manifest["files"].get(f"{agent}/.removed")
-        if removed and (rec is None or rec[2] != sha1(removed[0])):
+        if removed and (rec is None or rec[3] != sha1(removed)):
             keys.append(f"{agent}/.removed")
         try:
             self._apply(manifest, keys)
@@ -618,7 +636,7 @@ class SearchIndex:
             return []
         if exclude:
             clauses = [(tv.Occur.Must, query)] + [
-                (tv.Occur.MustNot, self._file_query(*key[: -len(".md")].split("/", 1))) for key in exclude
+                (tv.Occur.MustNot, self._file_query(*key.split("/", 1))) for key in exclude
             ]
             query = tv.Query.boolean_query(clauses)
         hits = []

@@ -5,8 +5,14 @@
   headers, lessons as the fallback); the file is kept as ``<agent>.md.bak`` (removed by
   the next `compact`).  Unlike the original, text before the first ``##`` is kept (as a
   lesson) and a flat file is migrated even if the agent's folder exists.
-* ``conversations/<agent>.json`` becomes ``conversations/<agent>.jsonl`` (each message
-  once), the old file kept as ``<agent>.json.bak``.
+* ``<agent>/<category>.md`` (an AITEAM-X category file: one file for the whole category)
+  becomes one entry file per entry in ``<agent>/<category>/``, ids, dates, tags and text kept
+  (text without an id marker keeps its own form); the file is kept as
+  ``<category>.md.bak``.  A file is moved whole or not at all: one that cannot be read is left
+  as it is and reported; a run cut short is finished by the next (entries already in a file of
+  their own are not written twice).
+* ``conversations/<agent>.json`` becomes a session file ``conversations/<agent>/<session>.jsonl``
+  (each message once), the old file kept as ``<agent>.json.bak``.
 
 Going further, it imports the memories of two other file-based systems, each item once:
 the events of ``.agent-memory/history/events.jsonl`` (their ``signals``: decisions,
@@ -24,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memcli import conversations, extract
+from memcli import conversations, extract, vault
 from memcli.errors import MemcliError
 from memcli.fsutil import decode_text, read_inside, rename
 from memcli.output import progress
@@ -116,6 +122,10 @@ def migrate(
     for path in progress(sorted(layout.memory.glob("*.md")), "migrating flat files", threshold=20):
         with store.lock():
             _migrate_flat_file(store, path, report, dry_run)
+    files = [(a, c) for a in store.agents() for c in store.categories if store.layout.category_file(a, c).is_file()]
+    for agent, category in progress(files, "moving entries into files of their own", threshold=20):
+        with store.lock():
+            _migrate_category_file(store, agent, category, report, dry_run)
     folder = layout.conversations
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         with store.lock():
@@ -156,6 +166,49 @@ def _migrate_flat_file(store: Store, path: Path, report: MigrateReport, dry_run:
         report.backups.append(backup.name)
 
 
+def _migrate_category_file(store: Store, agent: str, category: str, report: MigrateReport, dry_run: bool) -> None:
+    """Move the entries of ``<agent>/<category>.md`` into entry files (call under the lock)."""
+    from memcli import store as storage
+    from memcli.fsutil import atomic_write
+
+    layout = store.layout
+    path = layout.category_file(agent, category)
+    name = f"{agent}/{category}.md"
+    backup = path.with_name(path.name + ".bak")
+    if path.is_symlink():
+        report.skipped.append(f"{name}: a symlink; left as it is")
+        return
+    if backup.exists():
+        report.skipped.append(f"{name}: {backup.name} already exists (migrated before?); left as it is")
+        return
+    try:
+        entries = storage.read_vault_file(path, layout.memory)
+    except MemcliError as exc:
+        report.skipped.append(f"{name}: {exc.message}; left as it is")
+        return
+    removed = store.removed_ids(agent)
+    entries = [e for e in entries if (category, e.id) not in removed]
+    # Entries already in a file of their own (a run cut short, or the same entries on another branch).
+    present = {(e.id, e.content()) for e in store._read_raw(agent, category) if e.source != name}
+    todo = [e for e in entries if (e.id, e.content()) not in present]
+    report.files.append(name)
+    key = f"{agent}/{category}"
+    report.entries[key] = report.entries.get(key, 0) + len(todo)
+    if dry_run:
+        return
+    taken: set[str] = set()
+    for e in todo:
+        if e.marked:
+            e.date = e.header_date or None  # the date as it reads now, kept
+        entry_key = store.free_key(agent, category, e, taken)
+        taken.add(entry_key)
+        atomic_write(layout.memory / entry_key, vault.serialize([e]), layout.memory)
+    rename(path, backup, layout.memory)
+    report.backups.append(f"{agent}/{backup.name}")
+    for listener in store.listeners:
+        listener(store, agent, category)
+
+
 def _migrate_conversation(store: Store, path: Path, report: MigrateReport, dry_run: bool) -> None:
     layout = store.layout
     agent = path.stem
@@ -175,7 +228,8 @@ def _migrate_conversation(store: Store, path: Path, report: MigrateReport, dry_r
         known = {m["id"] for m in conversations.read_conversation(layout, agent, legacy=False)}
         report.conversations[agent] = sum(1 for m in messages if m["id"] not in known)
         return
-    report.conversations[agent] = conversations.append_messages(layout, agent, messages)
+    session = conversations.session_name_for(meta.get("savedAt"), raw.encode("utf-8", "surrogatepass"))
+    report.conversations[agent] = conversations.append_messages(layout, agent, messages, session=session)
     rename(path, Path(str(path) + ".bak"), layout.memory)
     report.backups.append(f"conversations/{path.name}.bak")
 

@@ -91,7 +91,12 @@ class Layout:
         return self.memory / validate_agent(agent)
 
     def category_file(self, agent: str, category: str) -> Path:
+        """The AITEAM-X category file (one file for the whole category): read, never given new entries."""
         return self.agent_dir(agent) / f"{category}.md"
+
+    def category_dir(self, agent: str, category: str) -> Path:
+        """The folder of the category's entry files, one file per memory."""
+        return self.agent_dir(agent) / category
 
     def removed_file(self, agent: str) -> Path:
         return self.agent_dir(agent) / REMOVED_FILE

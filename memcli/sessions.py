@@ -1,7 +1,9 @@
 """Checkpoints: ``.memory/.vault/checkpoints/<agent>.json``, the AITEAM-X shape.
 
 ``{"agentId", "savedAt" (ms), "messages" (the last 50 {role, text}), "chatId", "modelId"}``;
-valid for 7 days by default.  A corrupt checkpoint counts as none.
+valid for 7 days by default.  A corrupt checkpoint counts as none.  memcli adds ``session``: the
+name of the conversation file the session writes to (``conversations/<agent>/<session>``), and
+``closed`` once ``checkpoint --close`` ended it, so that the next conversation gets a file of its own.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ def save_checkpoint(
     chat_id: str | None = None,
     model_id: str | None = None,
     now_ms: int | None = None,
+    session: str | None = None,
+    closed: bool = False,
 ) -> dict[str, Any]:
     data: dict[str, Any] = {
         "agentId": agent,
@@ -42,6 +46,10 @@ def save_checkpoint(
         data["chatId"] = chat_id
     if model_id:
         data["modelId"] = model_id
+    if session:
+        data["session"] = session
+    if closed:
+        data["closed"] = True
     path = checkpoint_path(layout, agent)
     atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", layout.memory)
     return data
@@ -80,3 +88,17 @@ def recover(layout: Layout, agent: str, max_age_days: float, now_ms: int | None 
     if data is None or checkpoint_age_ms(data, now_ms) >= max_age_days * DAY_MS:
         return None
     return data
+
+
+def current_session(layout: Layout, agent: str, chat_id: str | None, max_age_days: float) -> str | None:
+    """The conversation file of the agent's running session, if a checkpoint of it is valid, was
+    not closed, and is of the same chat (no chat id on either side counts as the same); else None:
+    a new session."""
+    from memcli.conversations import is_session_name
+
+    data = recover(layout, agent, max_age_days)
+    if data is None or data.get("closed") or not is_session_name(data.get("session")):
+        return None
+    if (data.get("chatId") or None) != (chat_id or None):
+        return None
+    return data["session"]

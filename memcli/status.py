@@ -107,5 +107,5 @@ def index_status(store: Store) -> dict[str, Any]:
         "exists": True,
         "fresh": not changed,
         "changed_files": len(changed),
-        "indexed_files": sum(1 for k in manifest["files"] if k.endswith(".md")),
+        "indexed_files": sum(rec[0] for k, rec in manifest["files"].items() if not k.endswith("/.removed")),
     }

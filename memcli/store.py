@@ -1,16 +1,23 @@
-"""Entries on disk: read, add, update and remove, one vault file per agent and category.
+"""Entries on disk: read, add, update and remove.
 
-Reads never take the lock.  Every write takes the memory lock, re-reads the file,
-changes it and replaces it atomically, so concurrent processes never lose an entry.
-A removal is just the entry gone from its file: memcli's git merge driver
-(``memcli.merge``) carries it through merges.  ``<agent>/.removed`` files written by
-memcli 0.1 are still honoured, and ``compact`` folds them into the vault files.
+One file per memory: an entry lives in ``<agent>/<category>/<id>-<slug>.md`` (the entry format of
+AITEAM-X, one entry per file), so two branches that each add, edit or remove different memories
+touch different files and merge with no conflict, with or without memcli's merge driver (a
+hosting service runs none).  AITEAM-X category files (``<agent>/<category>.md``, one file for a
+whole category) are still read, and their entries edited and removed in place; memcli never
+writes a new entry into one (``memcli migrate`` moves their entries into entry files).
+
+Reads never take the lock.  Every write takes the memory lock, re-reads what it changes and
+replaces files atomically, so concurrent processes never lose an entry.  A removal deletes the
+entry's file (or the entry from a category file).  ``<agent>/.removed`` files written by memcli
+0.1 are still honoured, and ``compact`` applies them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import time
 from pathlib import Path
 
@@ -26,6 +33,7 @@ from memcli.fsutil import (
     file_lock,
     read_inside,
     read_text,
+    remove,
     warn,
 )
 from memcli.paths import CONVERSATIONS_DIR, Layout, validate_agent, validate_category
@@ -66,6 +74,33 @@ class Located:
         return f"Located({self.agent!r}, {self.category!r}, {self.entry!r})"
 
 
+_SLUG_WORD_RE = re.compile(r"[a-z0-9]+")
+SLUG_CHARS = 40
+
+
+def slug(body: str) -> str:
+    """A few words of an entry's first line, for a file name a person can browse: lower-case
+    ASCII letters and digits joined by '-', at most SLUG_CHARS characters ("" if none)."""
+    import unicodedata
+
+    line = next((raw for raw in body.splitlines() if raw.strip()), "")
+    if not line.isascii():
+        line = unicodedata.normalize("NFKD", line).encode("ascii", "ignore").decode()
+    out = ""
+    for word in _SLUG_WORD_RE.findall(line.lower()):
+        candidate = f"{out}-{word}" if out else word
+        if len(candidate) > SLUG_CHARS:
+            break
+        out = candidate
+    return out or ""
+
+
+def entry_file_name(entry: Entry) -> str:
+    """``<id>-<slug>.md``: ids are times, so names sort by age; fixed when the file is made."""
+    words = slug(entry.body)
+    return f"{entry.id}-{words}.md" if words else f"{entry.id}.md"
+
+
 def read_vault_file(path: Path, within: Path) -> list[Entry]:
     """The entries of a vault file ([] if there is none).  A file that a symlink leads outside
     ``within`` (the memory folder) is skipped with a warning, never read."""
@@ -79,8 +114,76 @@ def read_vault_file(path: Path, within: Path) -> list[Entry]:
     return parse_vault_bytes(path, raw) if raw else []
 
 
-def parse_vault_bytes(path: Path, raw: bytes) -> list[Entry]:
+def parse_vault_bytes(path: Path | str, raw: bytes) -> list[Entry]:
     return vault.parse(decode_text(raw, f"{path} (a vault file)", VaultFormatError))
+
+
+def category_sources(memory: Path, agent: str, category: str) -> list[tuple[str, bytes]]:
+    """The files that hold a category's entries, as (key, bytes), the key being the path inside
+    ``memory``: the AITEAM-X category file first (if any), then the entry files by name.
+
+    A category folder or file that a symlink leads outside ``memory`` is skipped with a warning;
+    so is an entry file that is a folder.  The folder is resolved once; entry files are opened
+    directly unless they are symlinks (a realpath per file would cost more than reading it)."""
+    out: list[tuple[str, bytes]] = []
+    base = f"{agent}/{category}"
+    legacy = memory / agent / f"{category}.md"
+    try:
+        raw = read_inside(legacy, memory)
+    except OutsideMemory as exc:
+        warn(exc.message)
+        raw = None
+    except NotAFile:
+        raise VaultFormatError(f"{legacy} is a folder, not a vault file") from None
+    if raw is not None:
+        out.append((f"{base}.md", raw))
+    folder = memory / agent / category
+    try:
+        with os.scandir(folder) as listing:
+            names = sorted(
+                (e.name, e.is_symlink()) for e in listing if e.name.endswith(".md") and not e.name.startswith(".")
+            )
+    except (FileNotFoundError, NotADirectoryError):
+        return out
+    if not is_inside(folder, memory):
+        warn(f"skipped {folder}: a symlink leads it outside {memory}")
+        return out
+    prefix = f"{folder}/"
+    for name, link in names:
+        path = prefix + name
+        if link and not is_inside(Path(path), memory):
+            warn(f"skipped {path}: a symlink leads it outside {memory}")
+            continue
+        try:
+            with open(path, "rb") as handle:
+                out.append((f"{base}/{name}", handle.read()))
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # removed meanwhile
+        except IsADirectoryError:
+            warn(f"skipped {path}: a folder, not an entry file")
+    return out
+
+
+def parse_sources(sources: list[tuple[str, bytes]], skip_unreadable: bool = True) -> list[Entry]:
+    """The entries of a category's files, each with its ``source``; ids assigned across them.
+
+    A file that is not memory (not UTF-8, NUL bytes) is skipped with a warning, or, with
+    ``skip_unreadable=False``, raises VaultFormatError."""
+    entries: list[Entry] = []
+    for key, raw in sources:
+        if not raw:
+            continue
+        try:
+            found = parse_vault_bytes(key, raw)
+        except VaultFormatError as exc:
+            if not skip_unreadable:
+                raise
+            warn(f"{exc.message}; skipped")
+            continue
+        for e in found:
+            e.source = key
+        entries.extend(found)
+    return entries
 
 
 class Store:
@@ -112,14 +215,16 @@ class Store:
             return []
         found = []
         if with_sessions:
-            for folder, suffix in ((self.layout.conversations, ".jsonl"), (self.layout.checkpoints, ".json")):
-                try:
-                    for name in os.listdir(folder):
-                        if name.endswith(suffix):
-                            with contextlib.suppress(MemcliError):
-                                found.append(validate_agent(name[: -len(suffix)]))
-                except OSError:
-                    pass
+            from memcli.conversations import conversation_agents
+
+            found.extend(conversation_agents(self.layout))
+            try:
+                for name in os.listdir(self.layout.checkpoints):
+                    if name.endswith(".json"):
+                        with contextlib.suppress(MemcliError):
+                            found.append(validate_agent(name[: -len(".json")]))
+            except OSError:
+                pass
         for name in names:
             if name.startswith((".", "_")) or name == CONVERSATIONS_DIR:
                 continue
@@ -148,17 +253,22 @@ class Store:
                 removed.add((parts[0], int(parts[1])))
         return removed
 
+    def sources(self, agent: str, category: str) -> list[tuple[str, bytes]]:
+        """The category's files as (key, bytes): see ``category_sources``."""
+        self.check(agent, category)
+        return category_sources(self.layout.memory, agent, category)
+
     def _read_raw(self, agent: str, category: str) -> list[Entry]:
-        return read_vault_file(self.layout.category_file(agent, category), self.layout.memory)
+        return parse_sources(self.sources(agent, category))
 
     def visible(self, category: str, entries: list[Entry], removed: set[tuple[str, int]]) -> list[Entry]:
         """Entries not recorded as removed, newest first (ids must be assigned)."""
-        out = [e for e in entries if (category, e.id) not in removed]
+        out = [e for e in entries if (category, e.id) not in removed] if removed else list(entries)
         out.sort(key=vault.newest_first, reverse=True)
         return out
 
     def read(self, agent: str, category: str, removed: set[tuple[str, int]] | None = None) -> list[Entry]:
-        """The visible entries of one vault file, newest first."""
+        """The visible entries of one category (its category file and its entry files), newest first."""
         self.check(agent, category)
         if removed is None:
             removed = self.removed_ids(agent)
@@ -197,7 +307,7 @@ class Store:
         return file_lock(self.layout.lock_path, self.config.vault_lock_timeout)
 
     def _new_id(self, used: set[int]) -> int:
-        """A millisecond id greater than every id in the file and every id memcli issued here."""
+        """A millisecond id greater than every id ``used`` and every id memcli issued here."""
         last_path = self.layout.state / "last-id"
         try:
             last = read_text(last_path, self.layout.memory)
@@ -210,6 +320,21 @@ class Store:
         new = max(time.time_ns() // 1_000_000, min(last_id, vault.MAX_ID - 1) + 1, max(sane, default=0) + 1)
         atomic_write(last_path, str(new), self.layout.memory)
         return new
+
+    def _ids_in_use(self, agent: str, category: str) -> set[int]:
+        """Ids of the category, cheaply: those its entry files are named by, and those of its
+        category file (read only if there is one)."""
+        used: set[int] = set()
+        with contextlib.suppress(OSError):
+            for name in os.listdir(self.layout.category_dir(agent, category)):
+                head = name.split("-", 1)[0].split(".", 1)[0]
+                if head.isascii() and head.isdigit() and len(head) <= vault.MAX_ID_DIGITS:
+                    used.add(int(head))
+        legacy = self.layout.category_file(agent, category)
+        if os.path.lexists(legacy):
+            with contextlib.suppress(MemcliError):
+                used |= {e.id for e in read_vault_file(legacy, self.layout.memory) if e.id is not None}
+        return used
 
     def _clean(self, entries: list[Entry], renumber: bool = True, taken=None) -> tuple[list[Entry], int, int]:
         """Drop exact copies and give every duplicated id but the first a new id.
@@ -231,7 +356,7 @@ class Store:
         renumbered = 0
         used = {e.id for e in final if e.id is not None}
         if renumber and taken is not None and any(len(t) > 1 for t in seen.values()):
-            used |= taken()  # a twin's new id must be free in the agent's other files and removals too
+            used |= taken()  # a twin's new id must be free in the agent's other categories and removals too
         for twins in seen.values():
             for twin in twins[1:]:
                 renumbered += 1
@@ -247,16 +372,8 @@ class Store:
                     used.add(twin.id)
         return final, dropped, renumbered
 
-    def _write(self, agent: str, category: str, entries: list[Entry], renumber: bool = True) -> None:
-        """Write a vault file: drop exact copies and (unless told not to) renumber duplicate ids."""
-        path = self.layout.category_file(agent, category)
-        final, _, _ = self._clean(entries, renumber, lambda: self._ids_elsewhere(agent, category))
-        atomic_write(path, vault.serialize(final), self.layout.memory)
-        for listener in self.listeners:
-            listener(self, agent, category)
-
     def _ids_elsewhere(self, agent: str, category: str) -> set[int]:
-        """Ids the agent uses outside this file (its other categories) and ids recorded as removed."""
+        """Ids the agent uses outside this category and ids recorded as removed."""
         ids = {i for _, i in self.removed_ids(agent)}
         for other in self.categories:
             if other != category:
@@ -264,86 +381,149 @@ class Store:
                     ids |= {e.id for e in self._read_raw(agent, other) if e.id is not None}
         return ids
 
-    def normalise(self, agent: str, category: str, dry_run: bool = False) -> dict[str, int]:
-        """Tidy a vault file: copies, duplicate ids, legacy removals, order (newest first).
+    def entry_key(self, agent: str, category: str, entry: Entry) -> str:
+        """Where a new entry's file goes (inside ``.memory/``)."""
+        return f"{agent}/{category}/{entry_file_name(entry)}"
 
-        Every entry ends up with an id marker (text written by hand keeps its own form).  The
-        file is written only if that changes it, prepared without the lock (``transform``).
-        Returns counts of what was (or, dry, would be) changed.
+    def free_key(self, agent: str, category: str, entry: Entry, taken: set[str] | frozenset = frozenset()) -> str:
+        """``entry_key``, or, if a file of that name holds something else (two entries with one id
+        and one first line) or is ``taken``, the name with ``-2``, ``-3``... before ``.md``."""
+        key = self.entry_key(agent, category, entry)
+        stem = key[: -len(".md")]
+        wanted = vault.serialize([entry]).encode()
+        n = 1
+        while True:
+            if key not in taken:
+                try:
+                    held = read_inside(self.layout.memory / key, self.layout.memory)
+                except MemcliError:
+                    held = b"\x00"  # a folder or a link out: not a name to use
+                if held is None or held == wanted:
+                    return key
+            n += 1
+            key = f"{stem}-{n}.md"
+
+    def _write_files(self, agent: str, category: str, plan: dict[str, list[Entry]]) -> None:
+        """Write each file of ``plan`` (key -> its entries; no entries: the file is deleted), then
+        tell the listeners.  Call under the lock."""
+        memory = self.layout.memory
+        for key, entries in plan.items():
+            path = memory / key
+            if entries:
+                atomic_write(path, vault.serialize(entries), memory)
+            else:
+                remove(path, memory)
+        for listener in self.listeners:
+            listener(self, agent, category)
+
+    def _snapshot(self, agent: str, category: str) -> list[tuple[str, bytes]]:
+        return category_sources(self.layout.memory, agent, category)
+
+    def normalise(self, agent: str, category: str, dry_run: bool = False) -> dict[str, int]:
+        """Tidy a category: exact copies dropped, duplicate ids renumbered, legacy removals applied,
+        an entry file holding several entries (a conflict resolved by hand) split into one file per
+        entry, a category file's entries ordered newest first.
+
+        Files are written only if that changes them, prepared without the lock (``transform``).
+        Every write is a function of the files alone, so two clones that tidy the same files write
+        the same bytes.  Returns counts of what was (or, dry, would be) changed.
         """
         counts = {"changed": 0, "duplicates": 0, "renumbered": 0, "removed": 0}
 
-        def change(visible: list[Entry], current: str, total: int) -> list[Entry] | None:
+        def change(visible: list[Entry], sources: dict[str, bytes], total: int) -> dict[str, list[Entry]] | None:
+            copies = [vault.Entry(e.id, e.date, list(e.tags), e.body, e.marked) for e in visible]
+            for copy, e in zip(copies, visible):
+                copy.source = e.source
+            # Entry files before the category file: of two copies, the one in its own file stays.
+            copies.sort(key=lambda e: (e.source or "").endswith(f"{category}.md"))
             final, dropped, renumbered = self._clean(
-                [vault.Entry(e.id, e.date, list(e.tags), e.body, e.marked) for e in visible], renumber=False
+                copies, renumber=not dry_run, taken=lambda: self._ids_elsewhere(agent, category)
             )
-            final.sort(key=vault.newest_first, reverse=True)
+            plan: dict[str, list[Entry]] = {key: [] for key in sources}
+            for e in final:
+                key = e.source or ""
+                if not key or (plan.get(key) and key != f"{agent}/{category}.md"):
+                    key = self.free_key(agent, category, e, set(plan))  # a second entry of an entry file: its own
+                plan.setdefault(key, []).append(e)
+            for entries in plan.values():
+                entries.sort(key=vault.newest_first, reverse=True)
+            plan = {k: v for k, v in plan.items() if vault.serialize(v).encode() != sources.get(k, b"")}
             counts.update(
-                changed=int(vault.serialize(final) != current or renumbered > 0),
-                duplicates=dropped,
-                renumbered=renumbered,
-                removed=total - len(visible),
+                changed=len(plan), duplicates=dropped, renumbered=renumbered, removed=total - len(visible)
             )
-            if not counts["changed"] or dry_run:
+            if not plan or dry_run:
                 return None
-            return final
+            return plan
 
         self.transform(agent, category, change)
         return counts
 
     def transform(
-        self, agent: str, category: str, change: Callable[[list[Entry], str, int], list[Entry] | None]
+        self,
+        agent: str,
+        category: str,
+        change: Callable[[list[Entry], dict[str, bytes], int], dict[str, list[Entry]] | None],
     ) -> bool:
-        """Apply ``change`` to a vault file, preparing it without the lock.
+        """Apply ``change`` to a category, preparing it without the lock.
 
-        ``change`` gets the file's entries (legacy removals applied), its text and how many
-        entries it holds in all, and returns the new list, or None for no change.  Under the lock the file is read again: if it changed meanwhile
-        (another process, a hand edit), ``change`` runs again on what is there now, so nothing
-        newer is ever overwritten.  Raises VaultFormatError for a file that cannot be read.
+        ``change`` gets the category's entries (legacy removals applied, each with its ``source``),
+        its files' bytes by key and how many entries they hold in all, and returns the files to
+        write (key -> entries; none: delete the file), or None for no change.  Under the lock the
+        files are read again: if they changed meanwhile (another process, a hand edit), ``change``
+        runs again on what is there now, so nothing newer is ever overwritten.  Raises
+        VaultFormatError for a file that cannot be read.
         """
-        path = self.layout.category_file(agent, category)
+        self.check(agent, category)
 
-        def prepare(raw: bytes | None) -> list[Entry] | None:
+        def prepare(snapshot: list[tuple[str, bytes]]) -> dict[str, list[Entry]] | None:
             removed = self.removed_ids(agent)
-            everything = parse_vault_bytes(path, raw) if raw else []
+            everything = parse_sources(snapshot, skip_unreadable=False)
             entries = [e for e in everything if (category, e.id) not in removed]
-            return change(entries, (raw or b"").decode("utf-8"), len(everything))
+            return change(entries, dict(snapshot), len(everything))
 
-        before = read_inside(path, self.layout.memory)
+        before = self._snapshot(agent, category)
         result = prepare(before)
         if result is None:
             return False
         with self.lock():
-            now = read_inside(path, self.layout.memory)
+            now = self._snapshot(agent, category)
             if now != before:
-                result = prepare(now)  # changed meanwhile: again, on the file as it is now
+                result = prepare(now)  # changed meanwhile: again, on the files as they are now
                 if result is None:
                     return False
-            self._write(agent, category, result)
+            self._write_files(agent, category, result)
         return True
 
-    def _rewrite(self, agent: str, category: str, change: Callable[[list[Entry]], list[Entry]]) -> None:
-        removed = self.removed_ids(agent)
-        entries = [e for e in self._read_raw(agent, category) if (category, e.id) not in removed]
-        self._write(agent, category, change(entries))
+    def _file_entries(self, key: str) -> list[Entry]:
+        entries = read_vault_file(self.layout.memory / key, self.layout.memory)
+        for e in entries:
+            e.source = key
+        return entries
 
     def add(self, agent: str, category: str, body: str, tags: list[str] | None = None) -> Entry:
-        """Append an entry (newest first in the file) and return it with its new id."""
+        """A new entry in a file of its own; returns it with its new id."""
         self.check(agent, category)
         _check_storable(body, tags)
         tags = vault.merge_tags(tags or [], vault.hashtags(body))
         self.layout.require()
         with self.lock():
-            raw = self._read_raw(agent, category)
-            removed = self.removed_ids(agent)
-            entry = Entry(id=self._new_id({e.id for e in raw if e.id is not None}), date=None, tags=tags, body=body)
-            self._write(agent, category, [entry, *(e for e in raw if (category, e.id) not in removed)])
+            entry = Entry(id=self._new_id(self._ids_in_use(agent, category)), date=None, tags=tags, body=body)
+            self.write_new(agent, category, entry)
         return entry
 
+    def write_new(self, agent: str, category: str, entry: Entry) -> str:
+        """Write an entry that has its id into a new file of its own (under the lock); its key."""
+        _check_storable(entry.body, entry.tags)
+        key = self.free_key(agent, category, entry)
+        entry.source = key
+        self._write_files(agent, category, {key: [entry]})
+        return key
+
     def update(self, agent: str, entry_id: int, body: str | None = None, tags: list[str] | None = None) -> Located:
-        """Replace an entry's body and/or tags.  New text brings its own tags: its #hashtags, and
-        ``tags`` if given, else the old tags that were not #hashtags of the old text (--tag, system
-        tags such as ``compacted``); ``tags`` alone replace the tags and keep the text."""
+        """Replace an entry's body and/or tags, in the file that holds it.  New text brings its own
+        tags: its #hashtags, and ``tags`` if given, else the old tags that were not #hashtags of the
+        old text (--tag, system tags such as ``compacted``); ``tags`` alone replace the tags and
+        keep the text."""
         self.check(agent)
         _check_storable(body or "", tags)
         with self.lock():
@@ -361,19 +541,20 @@ class Store:
             if not old.marked and not date:  # undated hand-written text: dated when first edited
                 date = vault.date_for_id(time.time_ns() // 1_000_000)
             updated = Entry(id=old.id, date=date, tags=new_tags, body=new_body)
-
-            def change(entries: list[Entry]) -> list[Entry]:
-                # The entry find() chose; where twins share the id, the one with its content.
-                same = [n for n, e in enumerate(entries) if e.id == entry_id]
-                exact = [n for n in same if entries[n].content() == old.content()]
-                target = (exact or same or [None])[0]
-                return [updated if n == target else e for n, e in enumerate(entries)]
-
-            self._rewrite(agent, located.category, change)
+            key = old.source
+            assert key is not None
+            updated.source = key
+            entries = self._file_entries(key)
+            # The entry find() chose; where twins share the id, the one with its content.
+            same = [n for n, e in enumerate(entries) if e.id == entry_id]
+            exact = [n for n in same if entries[n].content() == old.content()]
+            target = (exact or same or [None])[0]
+            self._write_files(agent, located.category, {key: [updated if n == target else e for n, e in enumerate(entries)]})
         return Located(agent, located.category, updated)
 
     def remove(self, agent: str, entry_ids: list[int]) -> list[Located]:
-        """Remove entries by id: all of them, or none if any id is unknown.
+        """Remove entries by id: all of them, or none if any id is unknown.  An entry file left
+        with no entry is deleted.
 
         Where several entries share an id (a copy, an old merge), the first of them is
         removed and the others stay; ``twins_left`` on the result says how many.
@@ -381,28 +562,29 @@ class Store:
         self.check(agent)
         with self.lock():
             wanted = list(dict.fromkeys(entry_ids))
-            for entry_id in wanted:
-                self.find(agent, entry_id)  # every id must exist before anything is written
-            removed = self.removed_ids(agent)
-            plan: dict[str, list[Entry]] = {}
+            everything = list(self.iter_entries(agent))
             targets: list[Located] = []
-            for category in self.categories:
-                entries = [e for e in self._read_raw(agent, category) if (category, e.id) not in removed]
-                keep = []
-                for e in entries:
-                    if e.id in wanted and not any(t.entry.id == e.id for t in targets):
-                        targets.append(Located(agent, category, e))
-                    else:
-                        keep.append(e)
-                if len(keep) != len(entries):
-                    plan[category] = keep
-            self.twins_left = {
-                t.entry.id: sum(1 for c in self.categories for e in self._read_raw(agent, c) if e.id == t.entry.id) - 1
-                for t in targets
-            }
-            for category, keep in plan.items():
-                self._write(agent, category, keep, renumber=False)
-        return sorted(targets, key=lambda t: wanted.index(t.entry.id))
+            for entry_id in wanted:
+                found = next((t for t in everything if t.entry.id == entry_id), None)
+                if found is None:
+                    raise NotFound(f"no entry {entry_id} for agent {agent!r}")
+                targets.append(found)
+            self.twins_left = {t.entry.id: sum(1 for o in everything if o.entry.id == t.entry.id) - 1 for t in targets}
+            plans: dict[str, dict[str, list[Entry]]] = {}
+            for t in targets:
+                key = t.entry.source
+                assert key is not None
+                plan = plans.setdefault(t.category, {})
+                entries = plan.get(key)
+                if entries is None:
+                    entries = self._file_entries(key)
+                drop = next((n for n, e in enumerate(entries) if e.id == t.entry.id and e.content() == t.entry.content()), None)
+                if drop is None:
+                    drop = next(n for n, e in enumerate(entries) if e.id == t.entry.id)
+                plan[key] = entries[:drop] + entries[drop + 1 :]
+            for category, plan in plans.items():
+                self._write_files(agent, category, plan)
+        return targets
 
     def last_handoff(self, agent: str) -> Entry | None:
         """The newest real handoff: a compaction summary never counts as the last session."""

@@ -1,13 +1,13 @@
-"""What `list -n` and `status` need of each vault file, cached in ``.memory/.vault/summary.json``.
+"""What `list -n` and `status` need of each category, cached in ``.memory/.vault/summary.json``.
 
-For every vault file: how many entries it holds, its open tasks, its newest date, its last real
+For every category: how many entries it holds, its open tasks, its newest date, its last real
 handoff, and the ids of its newest entries (``HEAD``) with their sort keys.  An entry of the
-cache is used only while the file's size and change time (the later of its modification and
-inode change times; and those of the agent's legacy ``.removed`` file) are what they were when it
-was made; a file changed since, or changed too
-recently to trust its time, is read again.  So a listing of the newest entries or a status
-report at 100,000 entries stats the files and reads only those it must, and is never stale.
-Deleting the cache loses nothing.
+cache is used only while the category's files (its category file, its folder and each entry
+file: names, sizes and change times, the later of the modification and inode change times; and
+the agent's legacy ``.removed`` file) are what they were when it was made (``freshness``'s
+stamps); a category changed since, or changed too recently to trust its times, is read again.
+So a listing of the newest entries or a status report stats the files and reads only those it
+must, and is never stale.  Deleting the cache loses nothing.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import os
 import time
 
 from memcli import vault
-from memcli.freshness import RACY_NS, changed_ns
+from memcli.freshness import RACY_NS, changed_ns, full_stamp, quick_stamp
 from memcli.store import Store, is_compaction_summary
 
 SUMMARY = "summary.json"
-VERSION = 1
+VERSION = 2  # 2: a category is its category file and its folder of entry files
 HEAD = 20  # newest entries remembered per file: `list -n N` up to this is served from the cache
 
 
@@ -53,9 +53,11 @@ class Summaries:
         """``{"entries", "open_tasks", "newest", "handoff": [id, date] | None, "head": [[key, id], ...]}``."""
         key = f"{agent}/{category}"
         base = self.base  # plain strings: Path objects cost more than the stat at 1,000 files
-        stamp = [self._stat(f"{base}/{agent}/{category}.md"), self._stat(f"{base}/{agent}/.removed")]
+        quick = quick_stamp(base, agent, category) or ""
+        files, full, racy = full_stamp(base, agent, category, quick)
+        stamp = [full, self._stat(f"{base}/{agent}/.removed")]
         cached = self.files.get(key)
-        if cached and cached[0] == stamp:
+        if cached and cached[0] == stamp and not racy:
             return cached[1]
         entries = self.store.read(agent, category)
         real = [e for e in entries if not is_compaction_summary(e)] if category == "handoffs" else []
@@ -67,7 +69,9 @@ class Summaries:
             "head": [[vault.newest_first(e), e.id] for e in entries[:HEAD]],
         }
         now = time.time_ns()
-        if stamp[0] is not None and all(s is None or now - s[1] >= RACY_NS for s in stamp):  # else: too recent to trust
+        removed = stamp[1]
+        quick_times = [int(p.rsplit(":", 1)[-1]) for p in quick.split("|") if p]
+        if not racy and (removed is None or now - removed[1] >= RACY_NS) and all(now - t >= RACY_NS for t in quick_times):
             self.files[key] = [stamp, info]
             self.changed = True
         return info

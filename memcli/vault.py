@@ -60,9 +60,11 @@ class Entry:
 
     ``marked`` is False for text found without an id marker: its ``id`` is then derived
     from its content (see ``content_id``) and it is written back without a marker.
+    ``source`` is where the store read it: the file's path inside ``.memory/`` (None for an
+    entry not read from a file).
     """
 
-    __slots__ = ("id", "date", "tags", "body", "marked")
+    __slots__ = ("id", "date", "tags", "body", "marked", "source")
 
     def __init__(
         self, id: int | None, date: str | None, tags: list[str] | None = None, body: str = "", marked: bool = True
@@ -72,6 +74,7 @@ class Entry:
         self.tags = tags if tags is not None else []
         self.body = body
         self.marked = marked
+        self.source: str | None = None
 
     def _key(self) -> tuple:
         return (self.id, self.date, self.tags, self.body)
