@@ -1,8 +1,7 @@
 """`memcli compact`: the five steps of AITEAM-X, plus tidying what git merges leave.
 
 A. stale and corrupt checkpoints are deleted;
-B. a conversation file (one per session) over 20 messages keeps its last 20, except the session
-   still running here; decisions and lessons are first extracted from the removed part (once per
+B. a conversation file (one per session) over 20 messages keeps its last 20; decisions and lessons are first extracted from the removed part (once per
    message id) and a "Session compacted" handoff is written;
 C. a category with more than 30 entries keeps the newest 20; the rest become one
    summary entry (summaries are never summarised again, entries with open tasks are kept);
@@ -75,10 +74,7 @@ def _step_conversations(store: Store, report: CompactReport, dry: bool) -> None:
     processed = _processed_ids(store)
     processed_before = len(processed)
     for agent in sorted(conversations.conversation_agents(layout)):
-        current = _current_session(store, agent)
         for path in conversations.conversation_files(layout, agent):
-            if path.name == current:
-                continue  # the running session: its wrapper goes on saving into it
             name = path.relative_to(layout.conversations).as_posix()
             done = len(report.actions)
             try:
@@ -89,11 +85,6 @@ def _step_conversations(store: Store, report: CompactReport, dry: bool) -> None:
                 report.problems.append(f"conversations/{name}: {exc.message}; left as it is")
     if len(processed) != processed_before and not dry:
         atomic_write(layout.state / "processed-messages.json", json.dumps(sorted(processed)), layout.memory)
-
-
-def _current_session(store: Store, agent: str) -> str | None:
-    data = sessions.recover(store.layout, agent, store.config.checkpoint_max_age_days)
-    return data.get("session") if data and not data.get("closed") else None
 
 
 def derived_entry(store: Store, agent: str, category: str, body: str, tags: list[str], base_id: int) -> Entry:
@@ -219,11 +210,7 @@ def cap_plan(store: Store, agent: str, category: str, entries: list[Entry], old:
     for e in entries:
         if id(e) not in folded and e.source:
             plan[e.source].append(e)
-    unchanged = {
-        key
-        for key in plan
-        if len(plan[key]) == sum(1 for e in entries if e.source == key)
-    }
+    unchanged = {key for key in plan if len(plan[key]) == sum(1 for e in entries if e.source == key)}
     plan = {k: v for k, v in plan.items() if k not in unchanged}
     plan[store.free_key(agent, category, summary)] = [summary]
     return plan

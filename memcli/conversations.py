@@ -268,7 +268,7 @@ def _stored_already(stored: list[tuple[str, str]], window: list[tuple[str, str]]
     return best
 
 
-SESSION_RE = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}\.jsonl")
+SESSION_RE = re.compile(r"[0-9]{8}T[0-9]{6,9}Z-[0-9a-f]{8}\.jsonl")
 
 
 def conversation_path(layout: Layout, agent: str) -> Path:
@@ -281,12 +281,11 @@ def session_dir(layout: Layout, agent: str) -> Path:
 
 
 def new_session_name(now_ms: int | None = None) -> str:
-    """A session file's name: its start time (UTC, so names sort by age) and 32 random bits, so that
-    two clones never pick the same name."""
-    import os
-
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime((now_ms if now_ms is not None else time.time() * 1000) / 1000))
-    return f"{stamp}-{os.urandom(4).hex()}.jsonl"
+    """A session file's name: its start time (UTC, to the millisecond, so names sort by age) and 32
+    random bits, so that two clones never pick the same name."""
+    ms = int(now_ms if now_ms is not None else time.time() * 1000)
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(ms // 1000))
+    return f"{stamp}{ms % 1000:03d}Z-{os.urandom(4).hex()}.jsonl"
 
 
 def session_name_for(ts_ms: object, data: bytes) -> str:

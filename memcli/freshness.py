@@ -150,7 +150,8 @@ class Freshness:
         if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
             return None
         if not all(
-            type(rec) is list and len(rec) == 4 and all(type(x) is str for x in rec[1:]) for rec in data["files"].values()
+            type(rec) is list and len(rec) == 4 and all(type(x) is str for x in rec[1:])
+            for rec in data["files"].values()
         ):
             return None  # a record changed by hand: rebuild once, not fail every check
         if any(data.get(key) != value for key, value in header.items()):

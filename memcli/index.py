@@ -30,7 +30,6 @@ from memcli.fsutil import OutsideMemory, atomic_write, guard, make_dirs, remove,
 from memcli.store import Store
 from memcli.freshness import MANIFEST, SCHEMA_VERSION, Freshness, changed_ns, join_sources, sha1
 from memcli.snippets import Matcher, make_snippet
-from memcli.vault import Entry
 from memcli.words import STOPWORDS, analyze, near_function_word, query_words, stemmed_texts
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
@@ -213,7 +212,7 @@ class SearchIndex:
         left out with a warning."""
         from memcli.store import parse_sources
 
-        visible = self.store.visible(category, parse_sources(sources), removed)
+        visible = self.store.visible(category, parse_sources(sources, self.layout.memory), removed)
         terms = stemmed_texts([e.body for e in visible])
         contexts = _contexts(terms, CONTEXT_SPAN)
         schema, make, sep = self.schema, tv.Document.from_dict, ENTRY_SEPARATOR

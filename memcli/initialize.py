@@ -29,18 +29,22 @@ PROJECT_TEMPLATE = """# Project
 """
 
 GITATTRIBUTES_COMMENT = (
-    "# memcli: vault files merge entry by entry (memcli's merge driver, registered in .git/config);"
+    "# memcli: memory files merge entry by entry (memcli's merge driver, registered in .git/config);"
     " conversations by union"
 )
 GITATTRIBUTES_LINES = [
     GITATTRIBUTES_COMMENT,
     ".memory/*/*.md merge=memcli",
+    ".memory/*/*/*.md merge=memcli",
     ".memory/conversations/*.jsonl merge=union",
+    ".memory/conversations/*/*.jsonl merge=union",
 ]
 # Lines that earlier versions wrote and this one replaces (union cannot carry removals or edits).
 OBSOLETE_GITATTRIBUTES = {
     ".memory/*/*.md merge=union": ".memory/*/*.md merge=memcli",
     "# memcli: memory files merge by union, so entries and messages from both sides are kept": GITATTRIBUTES_COMMENT,
+    "# memcli: vault files merge entry by entry (memcli's merge driver, registered in .git/config);"
+    " conversations by union": GITATTRIBUTES_COMMENT,
 }
 GITIGNORE_LINES = [
     "# memcli: the search index and session state are a local cache",

@@ -164,22 +164,30 @@ def is_conversation(path: str) -> bool:
 
 
 def is_vault_file(path: str) -> bool:
-    """Whether ``path`` (as git names it) is a vault file: ``.memory/<agent>/<category>.md`` of a
-    known category.  Other Markdown that ``.memory/*/*.md`` matches keeps git's text merge."""
+    """Whether ``path`` (as git names it) is a memory file of a known category: an entry file
+    ``.memory/<agent>/<category>/<name>.md`` or a category file ``.memory/<agent>/<category>.md``.
+    Other Markdown that the attributes match keeps git's text merge."""
     from pathlib import PurePath
 
     from memcli.config import DEFAULT_CATEGORIES
 
     parts = PurePath(path).parts
-    if len(parts) < 3 or parts[-3] != ".memory" or not path.endswith(".md"):
+    if not path.endswith(".md") or len(parts) < 3:
         return False
-    category = parts[-1][: -len(".md")]
+    if parts[-3] == ".memory":
+        agent, category, memory = parts[-2], parts[-1][: -len(".md")], parts[:-2]
+    elif len(parts) >= 4 and parts[-4] == ".memory":
+        agent, category, memory = parts[-3], parts[-2], parts[:-3]
+    else:
+        return False
+    if agent.startswith((".", "_")) or agent == "conversations":
+        return False
     if category in DEFAULT_CATEGORIES:
         return True
     try:  # categories that the tree's config.toml adds
         from memcli.config import load_config
 
-        return category in load_config(PurePath(*parts[:-2])).vault_categories
+        return category in load_config(PurePath(*memory)).vault_categories
     except Exception:
         return False
 
@@ -285,6 +293,9 @@ def _memory_files(layout) -> list:
             continue
         pattern = "*.jsonl" if folder.name == CONVERSATIONS_DIR else "*.md"
         files.extend(p for p in sorted(folder.glob(pattern)) if p.is_file() and not p.is_symlink())
+        for sub in sorted(folder.iterdir()):  # entry files and session files, one folder down
+            if sub.is_dir() and not sub.is_symlink() and not sub.name.startswith("."):
+                files.extend(p for p in sorted(sub.glob(pattern)) if p.is_file() and not p.is_symlink())
     return files
 
 

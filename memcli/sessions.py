@@ -92,13 +92,16 @@ def recover(layout: Layout, agent: str, max_age_days: float, now_ms: int | None 
 
 def current_session(layout: Layout, agent: str, chat_id: str | None, max_age_days: float) -> str | None:
     """The conversation file of the agent's running session, if a checkpoint of it is valid, was
-    not closed, and is of the same chat (no chat id on either side counts as the same); else None:
-    a new session."""
-    from memcli.conversations import is_session_name
+    not closed, is of the same chat (no chat id on either side counts as the same) and its file is
+    there; else None: a new session.  A file that is gone (``git checkout`` of another branch)
+    means a new file: two branches never write a file of the same name."""
+    from memcli.conversations import is_session_name, session_dir
 
     data = recover(layout, agent, max_age_days)
     if data is None or data.get("closed") or not is_session_name(data.get("session")):
         return None
     if (data.get("chatId") or None) != (chat_id or None):
+        return None
+    if not (session_dir(layout, agent) / data["session"]).is_file():
         return None
     return data["session"]

@@ -164,21 +164,26 @@ def category_sources(memory: Path, agent: str, category: str) -> list[tuple[str,
     return out
 
 
-def parse_sources(sources: list[tuple[str, bytes]], skip_unreadable: bool = True) -> list[Entry]:
-    """The entries of a category's files, each with its ``source``; ids assigned across them.
+def parse_sources(
+    sources: list[tuple[str, bytes]], memory: Path | None = None, skip_unreadable: bool = True, problems=None
+) -> list[Entry]:
+    """The entries of a category's files, each with its ``source`` (the key).
 
-    A file that is not memory (not UTF-8, NUL bytes) is skipped with a warning, or, with
-    ``skip_unreadable=False``, raises VaultFormatError."""
+    A file that is not memory (not UTF-8, NUL bytes) is skipped with a warning naming its path
+    (inside ``memory``), and added to ``problems`` if given; with ``skip_unreadable=False`` it
+    raises VaultFormatError."""
     entries: list[Entry] = []
     for key, raw in sources:
         if not raw:
             continue
         try:
-            found = parse_vault_bytes(key, raw)
+            found = parse_vault_bytes(memory / key if memory is not None else key, raw)
         except VaultFormatError as exc:
             if not skip_unreadable:
                 raise
             warn(f"{exc.message}; skipped")
+            if problems is not None:
+                problems.append(exc.message)
             continue
         for e in found:
             e.source = key
@@ -193,6 +198,7 @@ class Store:
         # Called as listener(store, agent, category) after memcli writes a vault file, under the lock.
         self.listeners: list[Callable[[Store, str, str], None]] = []
         self._git_checked = False
+        self.problems: list[str] = []  # files that reads skipped (not memory: not UTF-8, NUL bytes)
 
     # ---------------------------------------------------------------- names
     @property
@@ -259,7 +265,7 @@ class Store:
         return category_sources(self.layout.memory, agent, category)
 
     def _read_raw(self, agent: str, category: str) -> list[Entry]:
-        return parse_sources(self.sources(agent, category))
+        return parse_sources(self.sources(agent, category), self.layout.memory, problems=self.problems)
 
     def visible(self, category: str, entries: list[Entry], removed: set[tuple[str, int]]) -> list[Entry]:
         """Entries not recorded as removed, newest first (ids must be assigned)."""
@@ -448,9 +454,7 @@ class Store:
             for entries in plan.values():
                 entries.sort(key=vault.newest_first, reverse=True)
             plan = {k: v for k, v in plan.items() if vault.serialize(v).encode() != sources.get(k, b"")}
-            counts.update(
-                changed=len(plan), duplicates=dropped, renumbered=renumbered, removed=total - len(visible)
-            )
+            counts.update(changed=len(plan), duplicates=dropped, renumbered=renumbered, removed=total - len(visible))
             if not plan or dry_run:
                 return None
             return plan
@@ -477,7 +481,7 @@ class Store:
 
         def prepare(snapshot: list[tuple[str, bytes]]) -> dict[str, list[Entry]] | None:
             removed = self.removed_ids(agent)
-            everything = parse_sources(snapshot, skip_unreadable=False)
+            everything = parse_sources(snapshot, self.layout.memory, skip_unreadable=False)
             entries = [e for e in everything if (category, e.id) not in removed]
             return change(entries, dict(snapshot), len(everything))
 
@@ -549,7 +553,9 @@ class Store:
             same = [n for n, e in enumerate(entries) if e.id == entry_id]
             exact = [n for n in same if entries[n].content() == old.content()]
             target = (exact or same or [None])[0]
-            self._write_files(agent, located.category, {key: [updated if n == target else e for n, e in enumerate(entries)]})
+            self._write_files(
+                agent, located.category, {key: [updated if n == target else e for n, e in enumerate(entries)]}
+            )
         return Located(agent, located.category, updated)
 
     def remove(self, agent: str, entry_ids: list[int]) -> list[Located]:
@@ -578,7 +584,9 @@ class Store:
                 entries = plan.get(key)
                 if entries is None:
                     entries = self._file_entries(key)
-                drop = next((n for n, e in enumerate(entries) if e.id == t.entry.id and e.content() == t.entry.content()), None)
+                drop = next(
+                    (n for n, e in enumerate(entries) if e.id == t.entry.id and e.content() == t.entry.content()), None
+                )
                 if drop is None:
                     drop = next(n for n, e in enumerate(entries) if e.id == t.entry.id)
                 plan[key] = entries[:drop] + entries[drop + 1 :]

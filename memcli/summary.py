@@ -71,7 +71,11 @@ class Summaries:
         now = time.time_ns()
         removed = stamp[1]
         quick_times = [int(p.rsplit(":", 1)[-1]) for p in quick.split("|") if p]
-        if not racy and (removed is None or now - removed[1] >= RACY_NS) and all(now - t >= RACY_NS for t in quick_times):
+        if (
+            not racy
+            and (removed is None or now - removed[1] >= RACY_NS)
+            and all(now - t >= RACY_NS for t in quick_times)
+        ):
             self.files[key] = [stamp, info]
             self.changed = True
         return info

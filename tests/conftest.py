@@ -144,3 +144,33 @@ def run_on_terminal(
         chunks.append(data)
     os.close(master)
     return result, b"".join(chunks).decode("utf-8", "replace")
+
+
+def entry_files(root: Path, agent: str, category: str) -> list[Path]:
+    """The entry files of a category (one file per memory), by name."""
+    folder = root / ".memory" / agent / category
+    return sorted(p for p in folder.glob("*.md")) if folder.is_dir() else []
+
+
+def category_text(root: Path, agent: str, category: str) -> str:
+    """Everything a category's files hold: its AITEAM-X category file, if any, then each entry file."""
+    legacy = root / ".memory" / agent / f"{category}.md"
+    parts = [legacy.read_text()] if legacy.is_file() else []
+    parts += [p.read_text() for p in entry_files(root, agent, category)]
+    return "".join(parts)
+
+
+def category_exists(root: Path, agent: str, category: str) -> bool:
+    return (root / ".memory" / agent / f"{category}.md").exists() or bool(entry_files(root, agent, category))
+
+
+def conversation_files(root: Path, agent: str) -> list[Path]:
+    """An agent's conversation files: the one-file conversation, if any, then each session's file."""
+    base = root / ".memory" / "conversations"
+    legacy = [base / f"{agent}.jsonl"] if (base / f"{agent}.jsonl").is_file() else []
+    folder = base / agent
+    return legacy + (sorted(folder.glob("*.jsonl")) if folder.is_dir() else [])
+
+
+def conversation_text(root: Path, agent: str) -> str:
+    return "".join(p.read_text() for p in conversation_files(root, agent))

@@ -11,7 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES, clean_env, imported_modules, lock_held, run, tree
+from tests.conftest import (
+    FIXTURES,
+    category_text,
+    clean_env,
+    conversation_files,
+    conversation_text,
+    imported_modules,
+    lock_held,
+    run,
+    tree,
+)
 
 CURSOR_EVENTS = {  # Cursor ignores a hooks.json that names an event it does not know
     "sessionStart",
@@ -307,12 +317,12 @@ def test_pre_compact_and_session_end_save_the_claude_transcript(mem: Path, tmp_p
         "claude-code", {**base, "hook_event_name": "PreCompact", "trigger": "auto", "custom_instructions": ""}, mem
     )
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
-    lines = (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines()
+    lines = conversation_text(mem, "dev").splitlines()
     assert lines and all(json.loads(line).get("chatId") == "5d1c0a9e" for line in lines)
     assert not run("list", "dev", "--json", cwd=mem, check=True).stdout.strip("[]\n")  # no handoff before the end
     hook("claude-code", {**base, "hook_event_name": "SessionEnd", "reason": "prompt_input_exit"}, mem)
     hook("claude-code", {**base, "hook_event_name": "SessionEnd", "reason": "other"}, mem)  # again: nothing new
-    assert (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines() == lines
+    assert conversation_text(mem, "dev").splitlines() == lines
     handoffs = json.loads(run("list", "dev", "-c", "handoffs", "--json", cwd=mem, check=True).stdout)
     assert len(handoffs) == 1 and "session-close" in handoffs[0]["tags"]
     recovered = json.loads(run("recover", "dev", "--json", cwd=mem, check=True).stdout)
@@ -340,7 +350,7 @@ def test_a_live_transcript_cut_mid_line_is_saved_up_to_the_cut(mem: Path, tmp_pa
     }
     result = hook("cursor", payload, mem)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
-    saved = [json.loads(line) for line in (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines()]
+    saved = [json.loads(line) for line in conversation_text(mem, "dev").splitlines()]
     assert [m["text"] for m in saved] == ["add SSE", "Adding the SSE endpoint."]
 
 
@@ -399,7 +409,7 @@ def test_codex_session_files_are_read_without_codex_context(mem: Path, tmp_path:
     }
     result = hook("codex", payload, mem)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
-    saved = [json.loads(line) for line in (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines()]
+    saved = [json.loads(line) for line in conversation_text(mem, "dev").splitlines()]
     assert [(m["role"], m["text"]) for m in saved] == [
         ("user", "fix the flaky login test"),
         ("agent", "The test waited on a real clock; it now uses a fake one."),
@@ -416,9 +426,9 @@ def test_a_hook_never_waits_long_for_another_process_holding_the_lock(mem: Path,
         waited = time.monotonic() - started
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
     assert waited < 30  # gave up (after its few seconds) rather than holding the session open
-    assert not (mem / ".memory" / "conversations" / "dev.jsonl").exists()
+    assert not bool(conversation_files(mem, "dev"))
     hook("claude-code", payload, mem)  # the next save, with the lock free, stores it
-    assert (mem / ".memory" / "conversations" / "dev.jsonl").exists()
+    assert bool(conversation_files(mem, "dev"))
 
 
 def test_the_hook_block_never_comes_back_into_memory(mem: Path, tmp_path: Path):
@@ -435,7 +445,7 @@ def test_the_hook_block_never_comes_back_into_memory(mem: Path, tmp_path: Path):
     ]
     transcript.write_text("".join(json.dumps(r) + "\n" for r in rows))
     hook("claude-code", {"hook_event_name": "SessionEnd", "transcript_path": str(transcript), "cwd": str(mem)}, mem)
-    saved = (mem / ".memory" / "conversations" / "dev.jsonl").read_text()
+    saved = conversation_text(mem, "dev")
     assert "MEMORY CONTEXT" not in saved and "memcli add dev" not in saved and "now fix the login redirect" in saved
 
 
@@ -503,7 +513,7 @@ def test_mcp_over_stdio_with_the_sdk_client(mem: Path):
             assert "hoverboard" in found.content[0].text
 
     asyncio.run(asyncio.wait_for(session(), 120))
-    vault = (mem / ".memory" / "dev" / "lessons.md").read_text()
+    vault = category_text(mem, "dev", "lessons")
     assert "the flux capacitor needs 1.21 gigawatts" in vault and "AKIA" not in vault
 
 
@@ -589,7 +599,7 @@ def test_mcp_answers_a_request_holding_half_a_surrogate_pair(mem: Path):
     finally:
         proc.stdin.close()
         proc.wait(timeout=30)
-    assert "odd \ufffd text" in (mem / ".memory" / "dev" / "lessons.md").read_text()
+    assert "odd \ufffd text" in category_text(mem, "dev", "lessons")
 
 
 def test_no_nul_byte_ever_reaches_a_vault_file(mem: Path, tmp_path: Path):
@@ -633,9 +643,7 @@ def test_claude_system_and_queue_lines_never_stop_a_save(mem: Path, tmp_path: Pa
     ]
     transcript.write_text("".join(json.dumps(r) + "\n" for r in rows))
     hook("claude-code", {"hook_event_name": "PreCompact", "transcript_path": str(transcript), "cwd": str(mem)}, mem)
-    saved = [
-        json.loads(line)["text"] for line in (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines()
-    ]
+    saved = [json.loads(line)["text"] for line in conversation_text(mem, "dev").splitlines()]
     assert saved == ["fix the login redirect", "Done."]
     assert run("checkpoint", "dev", str(transcript), cwd=mem).returncode == 0
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from memcli import merge, vault
 from memcli.vault import Entry
 
-from .conftest import clean_env, run
+from .conftest import category_text, clean_env, run
 
 BIN = str(Path(sys.executable).parent)
 
@@ -124,7 +124,7 @@ def test_rm_and_add_against_add_keeps_both_new_entries(origin: Path, how: str):
     expected = ["NEW from clone A", "NEW from clone B, pushed first", "a neighbour that stays"]
     assert bodies(final) == expected
     assert modified_tracked(final) == []
-    text = (final / ".memory" / "dev" / "decisions.md").read_text()
+    text = category_text(final, "dev", "decisions")
     assert "OLD decision" not in text and all(e.body.strip() for e in vault.parse(text))
     run("compact", cwd=final, check=True)
     assert bodies(final) == expected
@@ -182,7 +182,7 @@ def test_cherry_pick_and_stash_pop_use_the_driver(origin: Path):
     assert "CONFLICT" not in result.stdout + result.stderr
     assert bodies(a) == ["main entry", "picked entry"]
     add(a, "stashed entry")
-    gitx("stash", "-q", cwd=a)
+    gitx("stash", "-q", "-u", cwd=a)  # a new entry is a new file: untracked until added
     add(a, "entry made while stashed")
     commit(a, "while stashed")
     result = gitx("stash", "pop", cwd=a)
@@ -190,7 +190,8 @@ def test_cherry_pick_and_stash_pop_use_the_driver(origin: Path):
     assert bodies(a) == ["entry made while stashed", "main entry", "picked entry", "stashed entry"]
 
 
-def test_a_clone_without_the_driver_sees_a_conflict_and_resolve_fixes_it(origin: Path):
+def test_a_clone_without_the_driver_merges_adds_and_removals_with_no_conflict(origin: Path):
+    """What a hosting service does: a plain text merge.  Entries in files of their own never collide."""
     a = clone(origin, "a")
     plain = clone(origin, "plain", init=False)  # never ran memcli: git has no driver for merge=memcli
     old = add(a, "old entry")
@@ -201,20 +202,41 @@ def test_a_clone_without_the_driver_sees_a_conflict_and_resolve_fixes_it(origin:
     add(a, "from A")
     commit(a, "a")
     gitx("push", "-q", cwd=a)
-    # plain adds an entry by hand-running memcli with the driver config removed afterwards
     add(plain, "from plain")
+    gitx("config", "--remove-section", "merge.memcli", cwd=plain)
+    commit(plain, "plain")
+    result = gitx("pull", "--no-rebase", "--no-edit", cwd=plain)
+    assert "CONFLICT" not in result.stdout + result.stderr
+    assert bodies(plain) == ["from A", "from plain"]
+
+
+def test_a_same_entry_edit_without_the_driver_conflicts_in_that_file_and_resolve_fixes_it(origin: Path):
+    a = clone(origin, "a")
+    plain = clone(origin, "plain", init=False)
+    entry = add(a, "shared entry")
+    other = add(a, "untouched entry")
+    commit(a, "base")
+    gitx("push", "-q", cwd=a)
+    gitx("pull", "-q", "--no-rebase", cwd=plain)
+    run("edit", "dev", str(entry), "shared entry as A has it", cwd=a, check=True)
+    add(a, "from A")
+    commit(a, "a")
+    gitx("push", "-q", cwd=a)
+    run("edit", "dev", str(entry), "shared entry as plain has it", cwd=plain, check=True)
     gitx("config", "--remove-section", "merge.memcli", cwd=plain)
     commit(plain, "plain")
     result = gitx("pull", "--no-rebase", "--no-edit", cwd=plain, check=False)
     assert result.returncode != 0 and "CONFLICT" in result.stdout, "an honest conflict, never a silent loss"
-    # Meanwhile readers see both sides (git's text merge may already have paired a body with the
-    # wrong marker, so a text can show twice); resolve merges from git's three clean versions.
-    assert {"from A", "from plain"} <= set(bodies(plain))
+    conflicted = gitx("diff", "--name-only", "--diff-filter=U", cwd=plain).stdout.split()
+    assert len(conflicted) == 1 and conflicted[0].startswith(f".memory/dev/decisions/{entry}-"), conflicted
+    # Meanwhile readers see both sides; resolve merges from git's three clean versions.
+    assert {"shared entry as A has it", "shared entry as plain has it"} <= set(bodies(plain))
     resolved = run("resolve", cwd=plain, check=True)
-    assert "decisions.md" in resolved.stdout
+    assert conflicted[0] in resolved.stdout
     gitx("commit", "-q", "--no-edit", cwd=plain)
-    assert bodies(plain) == ["from A", "from plain"]
-    assert "<<<<<<<" not in (plain / ".memory" / "dev" / "decisions.md").read_text()
+    assert bodies(plain) == ["from A", "shared entry as A has it", "shared entry as plain has it", "untouched entry"]
+    assert other in [e["id"] for e in json.loads(run("list", "dev", "--json", cwd=plain, check=True).stdout)]
+    assert "<<<<<<<" not in category_text(plain, "dev", "decisions")
     assert gitx("config", "merge.memcli.driver", cwd=plain).stdout.strip(), "resolve registered the driver"
 
 
@@ -245,8 +267,9 @@ def test_pre_commit_hook_compacts_into_the_users_commit(repo_with_hooks: Path):
     result = gitx("commit", "-qm", "many lessons", cwd=repo)
     assert "compacted the memory" in result.stderr
     assert modified_tracked(repo) == [] and gitx("status", "--porcelain", cwd=repo).stdout == ""
-    committed = gitx("show", "HEAD:.memory/dev/lessons.md", cwd=repo).stdout
-    assert "Compacted 15 older entries" in committed
+    committed = gitx("grep", "-l", "Compacted 15 older entries", "HEAD", "--", ".memory/dev/lessons", cwd=repo).stdout
+    assert committed.strip().endswith("-compacted-15-older-entries.md"), committed
+    assert len(gitx("ls-tree", "--name-only", "HEAD", ".memory/dev/lessons/", cwd=repo).stdout.split()) == 21
     # Not due again within the interval; and never with unstaged memory changes.
     add(repo, "one more")
     commit(repo, "one more")
@@ -260,11 +283,12 @@ def test_pre_commit_hook_leaves_unstaged_memory_alone(repo_with_hooks: Path):
     (repo / ".memory" / ".vault" / "compact-log.json").unlink()
     gitx("add", "-A", cwd=repo)
     add(repo, "unstaged decision")
-    before = (repo / ".memory" / "dev" / "lessons.md").read_text()
+    before = category_text(repo, "dev", "lessons")
     gitx("commit", "-qm", "partial", cwd=repo)
-    assert (repo / ".memory" / "dev" / "lessons.md").read_text() == before
+    assert category_text(repo, "dev", "lessons") == before
     # the new decision is still the user's own, untracked change: the hook staged and compacted nothing
-    assert gitx("status", "--porcelain", cwd=repo).stdout == "?? .memory/dev/decisions.md\n"
+    status = gitx("status", "--porcelain", "--untracked-files=all", cwd=repo).stdout.splitlines()
+    assert len(status) == 1 and status[0].startswith("?? .memory/dev/decisions/"), status
 
 
 @pytest.fixture

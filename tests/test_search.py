@@ -18,7 +18,7 @@ from memcli.index import MANIFEST, Matcher, SearchIndex, _contexts, make_snippet
 from memcli.paths import Layout
 from memcli.store import Store
 
-from .conftest import clean_env, git, lock_held, run
+from .conftest import category_text, entry_files, clean_env, git, lock_held, run
 
 
 def search(path: Path, *args: str) -> list[dict]:
@@ -102,7 +102,7 @@ def test_hand_edits_are_seen_at_once(mem: Path):
     store = Store(Layout(mem))
     e = store.add("dev", "lessons", "original wording about kafka")
     assert bodies(mem, "kafka")
-    path = mem / ".memory" / "dev" / "lessons.md"
+    (path,) = entry_files(mem, "dev", "lessons")  # edited in place: its folder does not change
     path.write_text(path.read_text().replace("kafka", "rabbitmq"))
     assert bodies(mem, "kafka") == [] and bodies(mem, "rabbitmq") == ["original wording about rabbitmq"]
     # An agent appends an entry by hand, without a marker.
@@ -118,7 +118,7 @@ def test_same_size_same_second_edit_is_seen(mem: Path):
     store = Store(Layout(mem))
     store.add("dev", "lessons", "alpha beta")
     assert bodies(mem, "alpha")
-    path = mem / ".memory" / "dev" / "lessons.md"
+    (path,) = entry_files(mem, "dev", "lessons")
     stat = path.stat()
     path.write_text(path.read_text().replace("alpha", "gamma"))  # same size
     import os
@@ -187,7 +187,7 @@ def test_git_checkout_of_branches(repo: Path):
     git("merge", "-q", "feature", cwd=repo)
     assert len(bodies(repo, "decision")) == 2
     # git stash: an uncommitted hand edit disappears and comes back
-    path = repo / ".memory" / "dev" / "decisions.md"
+    (path,) = [p for p in entry_files(repo, "dev", "decisions") if "mysql" in p.read_text()]
     path.write_text(path.read_text().replace("mysql", "sqlite"))
     assert bodies(repo, "sqlite")
     git("stash", "-q", cwd=repo)
@@ -251,11 +251,7 @@ def test_an_exact_identifier_beats_its_typos_and_common_words(mem: Path):
         path = mem / ".memory" / f"agent{f}" / "decisions.md"
         path.parent.mkdir(parents=True)
         path.write_text(vault.serialize(entries))
-    target = next(
-        e
-        for e in vault.parse((mem / ".memory" / "agent0" / "decisions.md").read_text())
-        if e.body.endswith(" item4321")
-    )
+    target = next(e for e in vault.parse(category_text(mem, "agent0", "decisions")) if e.body.endswith(" item4321"))
     hits = json.loads(run("search", "rollout canary item4321", "--json", cwd=mem, check=True).stdout)
     assert hits[0]["id"] == target.id, [h["body"][-9:] for h in hits[:5]]
 

@@ -15,7 +15,18 @@ from memcli import vault
 from memcli.paths import Layout
 from memcli.store import Store
 
-from .conftest import clean_env, git, lock_held, run, tree
+from .conftest import (
+    category_exists,
+    category_text,
+    clean_env,
+    conversation_files,
+    conversation_text,
+    entry_files,
+    git,
+    lock_held,
+    run,
+    tree,
+)
 
 HAND_WRITTEN = """Notes an agent wrote by hand, with no marker at all.
 
@@ -59,12 +70,13 @@ def test_hand_written_file_keeps_all_its_text_after_add(mem: Path):
     before = vault.parse(HAND_WRITTEN)
     result = run("add", "dev", "decisions", "a new decision", cwd=mem, check=True)
     new_id = int(result.stdout)
-    after = vault.parse(path.read_text())
-    assert path.read_text().endswith("---\n")
+    assert path.read_text() == HAND_WRITTEN, "a new entry never goes into a category file"
+    (new_file,) = entry_files(mem, "dev", "decisions")
+    assert new_file.name == f"{new_id}-a-new-decision.md"
+    after = Store(Layout(mem)).read("dev", "decisions")
     assert sorted(e.body for e in after) == sorted([e.body for e in before] + ["a new decision"])
     ids = [e.id for e in after]
-    assert None not in ids and len(set(ids)) == len(ids), "duplicate ids renumbered, unmarked text got ids"
-    assert new_id in ids
+    assert None not in ids and new_id in ids
     tags = {e.body: e.tags for e in after}
     assert tags["Last one, no trailing newline."] == ["décision"]
     assert tags["Written by an agent without an id marker."] == ["agent-written"]
@@ -151,7 +163,7 @@ def test_editor_is_used_when_no_text_on_a_terminal_only(mem: Path):
     # Not a terminal (pipes): no editor, a clear error and nothing written.
     result = run("add", "dev", "lessons", cwd=mem)
     assert result.returncode == 1 and "TEXT" in result.stderr
-    assert not (mem / ".memory" / "dev" / "lessons.md").exists()
+    assert not category_exists(mem, "dev", "lessons")
 
 
 def test_edit_through_editor(mem: Path, tmp_path: Path):
@@ -194,26 +206,26 @@ def test_rm_is_all_or_nothing(mem: Path):
     store = Store(Layout(mem))
     a = store.add("dev", "decisions", "a")
     b = store.add("dev", "lessons", "b")
-    path = mem / ".memory" / "dev" / "decisions.md"
-    before = path.read_text()
+    before = tree(mem / ".memory")
     result = run("rm", "dev", str(a.id), str(b.id), "12345", cwd=mem)
     assert result.returncode == 1 and "12345" in result.stderr
-    assert path.read_text() == before and not (mem / ".memory" / "dev" / ".removed").exists()
+    assert tree(mem / ".memory") == before and not (mem / ".memory" / "dev" / ".removed").exists()
     run("rm", "dev", str(a.id), str(b.id), "--yes", cwd=mem, check=True)
     assert store.read("dev", "decisions") == [] and store.read("dev", "lessons") == []
-    assert not (mem / ".memory" / "dev" / ".removed").exists(), "a removal is the entry gone from its file"
+    assert not entry_files(mem, "dev", "decisions") and not entry_files(mem, "dev", "lessons"), "files deleted"
+    assert not (mem / ".memory" / "dev" / ".removed").exists(), "a removal is the entry's file gone"
 
 
 def test_legacy_removed_file_is_honoured_and_folded_by_compact(mem: Path):
     store = Store(Layout(mem))
     a = store.add("dev", "decisions", "removed by memcli 0.1")
     store.add("dev", "decisions", "kept")
-    path = mem / ".memory" / "dev" / "decisions.md"
     (mem / ".memory" / "dev" / ".removed").write_text(f"decisions {a.id}\n")  # what 0.1's rm recorded
     assert [e.body for e in store.read("dev", "decisions")] == ["kept"]
     assert "removed by memcli 0.1" not in run("search", "removed", "--json", cwd=mem, check=True).stdout
     run("compact", cwd=mem, check=True)
-    assert "removed by memcli 0.1" not in path.read_text() and "kept" in path.read_text()
+    text = category_text(mem, "dev", "decisions")
+    assert "removed by memcli 0.1" not in text and "kept" in text
     assert not (mem / ".memory" / "dev" / ".removed").exists()
 
 
@@ -243,7 +255,7 @@ def test_secrets_are_refused_unless_allowed(mem: Path, secret: str):
     result = run("add", "dev", "lessons", secret, cwd=mem)
     assert result.returncode == 1 and "secret" in result.stderr and "--allow-secret" in result.stderr
     assert secret not in result.stderr
-    assert not (mem / ".memory" / "dev" / "lessons.md").exists()
+    assert not category_exists(mem, "dev", "lessons")
     run("add", "dev", "lessons", secret, "--allow-secret", cwd=mem, check=True)
 
 
@@ -275,8 +287,10 @@ def test_unreadable_vault_file_is_reported_with_its_path(mem: Path):
     result = run("list", "dev", cwd=mem)  # the unreadable file is named and skipped; the rest is listed
     assert result.returncode == 0 and str(path) in result.stderr and "Traceback" not in result.stderr
     assert "still listed" in result.stdout
-    result = run("add", "dev", "lessons", "x", cwd=mem)
-    assert result.returncode == 1 and path.read_bytes() == b"\xff\xfe binary \x00"
+    result = run("add", "dev", "lessons", "x", cwd=mem)  # a new entry never touches the category file
+    assert result.returncode == 0 and path.read_bytes() == b"\xff\xfe binary \x00"
+    result = run("status", "--json", cwd=mem)
+    assert result.returncode == 0 and any(str(path) in p for p in json.loads(result.stdout)["problems"])
 
 
 def test_bad_config_is_one_line(mem: Path):
@@ -322,7 +336,7 @@ def test_init_from_a_subfolder_uses_the_repository_root(tmp_path: Path):
     run("init", cwd=sub, check=True)
     assert (tmp_path / ".memory" / "_project.md").exists() and not (sub / ".memory").exists()
     run("add", "dev", "lessons", "found from below", cwd=sub, check=True)
-    assert (tmp_path / ".memory" / "dev" / "lessons.md").exists()
+    assert category_exists(tmp_path, "dev", "lessons")
 
 
 def test_init_checks_everything_before_writing(tmp_path: Path):
@@ -417,7 +431,22 @@ def test_a_vault_file_linked_outside_is_never_read_or_printed(mem: Path, tmp_pat
         assert "wJalrXUtnFEMI" not in result.stdout + result.stderr, args
         assert "internal error" not in result.stderr, args
     assert "symlink" in run("list", cwd=mem).stderr
-    result = run("add", "dev", "lessons", "through the link", cwd=mem)
+    run("add", "dev", "lessons", "beside the link", cwd=mem, check=True)  # into a file of its own
+    assert tree(outside) == before
+    # A category folder or an entry file linked outside: never read, never written through.
+    (agent / "lessons.md").unlink()
+    (agent / "decisions").symlink_to(outside, target_is_directory=True)
+    (outside / "1700000000000-x.md").write_text(
+        "<!-- id:1700000000000 -->\n## 2023-11-14T22:13\n\nOUTSIDE-ENTRY\n\n---\n"
+    )
+    before = tree(outside)
+    (agent / "tasks").mkdir()
+    (agent / "tasks" / "1700000000001-y.md").symlink_to(outside / "1700000000000-x.md")
+    for args in (["list", "--json"], ["search", "OUTSIDE-ENTRY", "--json"], ["inject", "dev", "outside entry"]):
+        result = run(*args, cwd=mem)
+        assert "OUTSIDE-ENTRY" not in result.stdout and "internal error" not in result.stderr, args
+        assert "symlink" in result.stderr, args
+    result = run("add", "dev", "decisions", "through the folder link", cwd=mem)
     assert result.returncode == 1 and "symlink" in result.stderr
     assert tree(outside) == before
 
@@ -485,10 +514,10 @@ def test_every_secret_form_is_refused_by_add_and_edit(mem: Path, name: str):
     text, part = SECRETS[name]
     result = run("add", "dev", "lessons", text, cwd=mem)
     assert result.returncode == 1 and "secret" in result.stderr and part not in result.stderr
-    assert not (mem / ".memory" / "dev" / "lessons.md").exists()
+    assert not category_exists(mem, "dev", "lessons")
     entry = run("add", "dev", "lessons", "harmless", cwd=mem, check=True).stdout.strip()
     result = run("edit", "dev", entry, text, cwd=mem)
-    assert result.returncode == 1 and part not in (mem / ".memory" / "dev" / "lessons.md").read_text()
+    assert result.returncode == 1 and part not in category_text(mem, "dev", "lessons")
 
 
 def test_checkpoint_redacts_every_secret_wholly(mem: Path):
@@ -503,7 +532,7 @@ def test_checkpoint_redacts_every_secret_wholly(mem: Path):
     for name, (_, part) in SECRETS.items():
         assert part not in stored, f"{name} leaked into .memory"
         assert part not in block, f"{name} leaked into the block"
-    assert "thanks" in (mem / ".memory" / "conversations" / "dev.jsonl").read_text(), "the rest of a message stays"
+    assert "thanks" in conversation_text(mem, "dev"), "the rest of a message stays"
 
 
 def test_ordinary_developer_prose_is_never_taken_for_a_secret():
@@ -549,7 +578,7 @@ def test_binary_or_latin1_stdin_is_refused_in_one_line(mem: Path, data: bytes):
         result = _run_bytes(args, mem, data)
         err = result.stderr.decode()
         assert result.returncode == 1 and len(err.strip().splitlines()) == 1 and "internal error" not in err, args
-    assert not (mem / ".memory" / "dev").exists() and not (mem / ".memory" / "conversations" / "dev.jsonl").exists()
+    assert not (mem / ".memory" / "dev").exists() and not bool(conversation_files(mem, "dev"))
 
 
 def test_an_empty_conversation_keeps_the_checkpoint(mem: Path):

@@ -10,7 +10,7 @@ from pathlib import Path
 from memcli.paths import Layout
 from memcli.store import Store
 
-from .conftest import ROOT, clean_env, run
+from .conftest import ROOT, clean_env, conversation_text, run
 
 FAKE_AGENT = """#!/bin/sh
 # A stand-in for cursor-agent: records its prompt, then answers in paragraphs, slowly.
@@ -53,7 +53,7 @@ def test_wrapper_injects_checkpoints_and_closes(mem: Path, tmp_path: Path):
     prompt = prompt_file.read_text()
     assert "## MEMORY CONTEXT" in prompt and "Login redirects go through the auth middleware" in prompt
     assert prompt.endswith("fix the login redirect")
-    lines = [json.loads(x) for x in (mem / ".memory" / "conversations" / "dev.jsonl").read_text().splitlines()]
+    lines = [json.loads(x) for x in conversation_text(mem, "dev").splitlines()]
     texts = [m["text"] for m in lines]
     assert texts[0] == "fix the login redirect" and len(texts) == len(set(texts)) == 4
     store = Store(Layout(mem))
@@ -85,7 +85,7 @@ def _wrapper(cwd: Path, agent_script: str, tmp_path: Path, task: str = "a task",
 def test_wrapper_returns_the_agents_exit_status(mem: Path, tmp_path: Path):
     result = _wrapper(mem, "#!/bin/sh\necho 'partial work'\nexit 3\n", tmp_path)
     assert result.returncode == 3 and "partial work" in result.stdout
-    assert "a task" in (mem / ".memory" / "conversations" / "dev.jsonl").read_text(), "the session is still saved"
+    assert "a task" in conversation_text(mem, "dev"), "the session is still saved"
 
 
 def test_wrapper_is_silent_where_there_is_no_memory(tmp_path: Path):
