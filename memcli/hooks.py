@@ -363,10 +363,13 @@ def compact_for_commit(store) -> str | None:
         return None
     # Stage exactly what compaction changed (no unstaged or untracked memory existed before it);
     # never the cache, even where .gitignore lacks its line.
-    changed = git(top, "status", "--porcelain", "-z", "--untracked-files=all", "--", memory)
+    changed = git(top, "status", "--porcelain", "-z", "--no-renames", "--untracked-files=all", "--", memory)
     records = changed.stdout.split("\0") if changed and changed.returncode == 0 else []
-    paths = [r[3:] for r in records if len(r) > 3 and "/.vault/" not in f"/{r[3:]}"]
+    # Only what the work tree holds unstaged (a change already staged, a removal most of all, is not
+    # a path `git add` could match again).
+    paths = [r[3:] for r in records if len(r) > 3 and r[1] != " " and "/.vault/" not in f"/{r[3:]}"]
     added = git(top, "add", "-A", "--", *paths) if paths else None
     if paths and (added is None or added.returncode != 0):
-        return "compacted the memory but could not stage it; `git add .memory` and commit again"
+        reason = (added.stderr.strip().splitlines() or [""])[-1] if added is not None else "git did not answer"
+        return f"compacted the memory but could not stage it ({reason}); `git add .memory` and commit again"
     return f"compacted the memory ({len(report.actions)} changes) and staged it in this commit"
