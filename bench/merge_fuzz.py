@@ -5,7 +5,7 @@
 
 Each trial makes a bare remote and two clones, A and B (``memcli init`` with hooks in
 both), then takes K random steps on a random clone: ``memcli add`` / ``edit`` / ``rm`` /
-``checkpoint``, ``git commit`` (sometimes ``--amend`` of an unpushed, non-merge commit),
+``checkpoint`` (a quarter of them ``--close``: the session ends), ``git commit`` (sometimes ``--amend`` of an unpushed, non-merge commit),
 ``git pull`` (merge, rebase or rebase=merges, set per call), ``git push`` (pull and
 retry when rejected), a local side branch integrated by merge, rebase or cherry-pick,
 a ``git stash`` / ``stash pop`` of uncommitted memory changes, and now and then a
@@ -15,7 +15,11 @@ clones show the latest text).  A model tracks what every entry and message shoul
 at the end both clones are synced, compared with the model and with each other,
 compacted, synced again and compared again.
 
-Trial modes, drawn from the seed unless forced: a third of trials are *compaction-heavy*
+Trial modes, drawn from the seed unless forced: half of the trials merge *as a hosting service
+does* (``* merge=text`` in both clones' ``.git/info/attributes``: no merge driver, no union, plain
+text merges for every pull, rebase, side branch and stash pop; there a concurrent change of one
+entry is a real conflict, so such trials make only the concurrent changes that cannot conflict:
+rm/rm and the same edit twice); a third of trials are *compaction-heavy*
 (a committed ``.memory/config.toml`` with tiny caps and a near-zero interval, so the
 pre-commit hook compacts on every commit: trimmed conversations and summaries meet
 merges); a quarter skip ``memcli init`` in B (its first write must register the driver).
@@ -112,7 +116,7 @@ GIT_TIMEOUT = 60
 COMPACT_OFTEN = """\
 # merge_fuzz: compaction-heavy trial -- every commit compacts, with tiny caps
 [compact]
-keep_messages = 8
+keep_messages = 3
 category_cap = 6
 category_keep = 4
 interval_minutes = 0.0001
@@ -143,6 +147,8 @@ INFO = (
     "summarised_entries",
     "summarised_twice",
     "trimmed_messages",
+    "sessions_closed",
+    "resolved_conflicts",
     "init_changed_tracked",
 )
 VIOLATIONS = (
@@ -206,6 +212,7 @@ class TrialResult:
     seconds: float
     log_path: Path | None = None
     workdir: Path | None = None
+    server: bool = False
 
     @property
     def ok(self) -> bool:
@@ -214,7 +221,11 @@ class TrialResult:
     def line(self) -> str:
         """Three lines: the trial, what it did, what it checked."""
         c = self.counts
-        mode = (" (compact often)" if self.compact_often else "") + ("" if self.b_init else " (B without init)")
+        mode = (
+            (" (merged as a server: no driver)" if self.server else "")
+            + (" (compact often)" if self.compact_often else "")
+            + ("" if self.b_init else " (B without init)")
+        )
         return (
             f"seed {self.seed}{mode}: {'ok' if self.ok else 'VIOLATIONS'} in {self.seconds:.1f}s, {self.steps} steps\n"
             f"  did: added {c['entries_added']}, edits {c['edits']}, removals {c['removals']}, concurrent "
@@ -225,7 +236,8 @@ class TrialResult:
             f"rebase {c['side_rebase']} cherry-pick {c['side_cherry_pick']}, stashes {c['stashes']}; seen: "
             f"conflict copies {c['conflict_copies']}, summarised entries {c['summarised_entries']} (in two "
             f"summaries {c['summarised_twice']}), trimmed "
-            f"messages {c['trimmed_messages']}\n"
+            f"messages {c['trimmed_messages']}, sessions closed {c['sessions_closed']}, same-entry conflicts "
+            f"resolved {c['resolved_conflicts']}\n"
             f"  violations: conflicts {c['conflicts']}, lost entries {c['lost_entries']}, stale texts "
             f"{c['stale_texts']}, duplicated {c['duplicated_entries']}, lost messages {c['lost_messages']}, "
             f"resurrected removals {c['resurrected_removals']}, empty bodies {c['empty_bodies']}, failed git "
@@ -252,9 +264,13 @@ class Trial:
         verbose: bool = False,
         compact_often: bool | None = None,
         b_init: bool | None = None,
+        server: bool | None = None,
     ):
         self.seed, self.steps, self.workdir, self.verbose = seed, steps, Path(workdir), verbose
         self.rng = random.Random(seed)
+        # Merges as a hosting service makes them (no driver, plain text merges): half of the trials.
+        as_server = random.Random(f"server-{seed}").random() < 1 / 2  # its own draw: the other modes stay
+        self.server = as_server if server is None else server
         # Compaction-heavy trials: tiny caps and every commit compacts (pre-commit hook), so trimmed
         # conversations and summarised categories meet merges.  A third of trials unless told.
         often, with_init = self.rng.random() < 1 / 3, self.rng.random() < 3 / 4  # drawn either way
@@ -342,6 +358,8 @@ class Trial:
         for line in output.splitlines():  # memcli in a hook or the merge driver saying something failed
             if line.startswith("memcli:") and HOOK_TROUBLE.search(line) or "Traceback" in line:
                 self.violate("hook_errors", f"[{getattr(clone, 'name', where.name)}] git {' '.join(args)}: {line}")
+        if ("CONFLICT" in output or (integrate and result.returncode != 0)) and self._settle(clone, args):
+            return result
         if "CONFLICT" in output or (integrate and result.returncode != 0):
             self.violate(
                 "conflicts",
@@ -357,6 +375,38 @@ class Trial:
             )
             raise TrialAborted("git failed")
         return result
+
+    def _settle(self, clone: Clone | Path, args: tuple[str, ...]) -> bool:
+        """With no driver (server trials), the one conflict memcli allows: one entry changed on both
+        sides -- here an entry edited on one side and folded into a summary by the other side's
+        compaction (modify/delete).  Settled as a user would: `memcli resolve`, then the merge,
+        rebase, cherry-pick or stash pop carried on.  False for anything else (a violation)."""
+        if not self.server or not isinstance(clone, Clone):
+            return False
+        for _round in range(20):  # a rebase or cherry-pick may stop once per commit
+            unmerged = self.git(clone, "diff", "--name-only", "--diff-filter=U").stdout.split()
+            if not unmerged:
+                return True
+            if not all(p.startswith(".memory/") and p.endswith(".md") and p.count("/") == 3 for p in unmerged):
+                return False  # only entry files: never a conversation, never a category file
+            self.memcli(clone, "resolve")
+            self.counts["resolved_conflicts"] += len(unmerged)
+            git_dir = clone.path / ".git"
+            if (git_dir / "rebase-merge").exists() or (git_dir / "rebase-apply").exists():
+                step = self.git(clone, "-c", "core.editor=true", "rebase", "--continue", check=False)
+            elif (git_dir / "CHERRY_PICK_HEAD").exists():
+                step = self.git(clone, "-c", "core.editor=true", "cherry-pick", "--continue", check=False)
+            elif (git_dir / "MERGE_HEAD").exists():
+                step = self.git(clone, "commit", "-q", "--no-edit", check=False)
+            else:  # a stash pop: the stash stays when it did not apply cleanly
+                if "stash" in args:
+                    self.git(clone, "reset", "-q")
+                    self.git(clone, "stash", "drop", "-q")
+                return True
+            if step.returncode == 0 and not self.git(clone, "diff", "--name-only", "--diff-filter=U").stdout.split():
+                if not any((git_dir / n).exists() for n in ("rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD")):
+                    return True
+        return False
 
     def memcli(self, clone: Clone, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
         result = self._run([sys.executable, "-m", "memcli", *args], clone.path, input, MEMCLI_TIMEOUT)
@@ -474,7 +524,11 @@ class Trial:
         for i in range(self.rng.randint(2, 4)):
             batch.append({"role": "user" if i % 2 == 0 else "agent", "text": f"fzM{self.next_message} {self.words()}"})
             self.next_message += 1
-        self.memcli(clone, "checkpoint", agent, "-", "--quiet", input=json.dumps(batch))
+        close = self.rng.random() < 0.25  # the session ends: its handoff, and its file may be trimmed
+        self.memcli(
+            clone, "checkpoint", agent, "-", "--quiet", *(["--close"] if close else []), input=json.dumps(batch)
+        )
+        self.counts["sessions_closed"] += close
         for m in assign_ids([dict(m) for m in batch]):
             self.messages.append(MessageModel(agent, m["text"], m["id"]))
         self.counts["messages_checkpointed"] += len(batch)
@@ -491,6 +545,8 @@ class Trial:
         model = self.rng.choice(candidates)
         first, second = self.rng.sample(self.clones, 2)
         kind = self.rng.choice(("edit/edit", "edit/edit", "edit/rm", "rm/rm", "same edit"))
+        if self.server and kind in ("edit/edit", "edit/rm"):  # a real conflict there: the one case that has one
+            kind = "rm/rm" if kind == "edit/rm" else "same edit"
         self.log.append(f"# concurrent {kind} of {model.token}: {first} then {second}")
         if kind == "rm/rm":
             for clone in (first, second):
@@ -634,30 +690,21 @@ class Trial:
         self.git(clone, "branch", "-q", "-D", branch)
 
     def op_stash(self, clone: Clone) -> None:
-        """Uncommitted changes to tracked memory files stashed, something else done, then popped."""
+        """An uncommitted edit of a tracked entry file stashed, something else done, then popped.
+
+        (A new entry is a new, untracked file: it stays out of a plain stash.)"""
         self.commit(clone, "before stash")
-        tracked = set(self.git(clone, "ls-files", ".memory").stdout.split())
-        files = [(a, c) for a in AGENTS for c in CATEGORIES if f".memory/{a}/{c}.md" in tracked]
-        if not files:
+        candidates = self.settled()
+        if not candidates:
             return self.op_add(clone)
-        for _ in range(self.rng.randint(1, 2)):
-            self.op_add(clone, *self.rng.choice(files))
-        if self.rng.random() < 0.5:
-            candidates = self.settled()
-            if candidates:
-                model = self.rng.choice(candidates)
-                model.text = self._edit(clone, model)
-        talked = [a for a in AGENTS if f".memory/conversations/{a}.jsonl" in tracked]
-        if talked and self.rng.random() < 0.4:
-            self.op_checkpoint(clone, self.rng.choice(talked))
-        # Only tracked files changed: an untracked file would stay out of the stash (or, stashed with -u,
-        # fail to pop once a pull brings the same file -- git's limitation, not memcli's).
+        model = self.rng.choice(candidates)
+        model.text = self._edit(clone, model)
         self.git(clone, "stash", "push", "-q", "-m", "fuzz")
         self.counts["stashes"] += 1
         if self.rng.random() < 0.6:
             self.pull(clone)
         else:
-            self.op_add(clone, *self.rng.choice(files))
+            self.op_add(clone)
             self.commit(clone, "while stashed")
         self.git(clone, "stash", "pop", "-q", integrate=True)
         unmerged = self.git(clone, "ls-files", "-u").stdout.strip()
@@ -695,6 +742,10 @@ class Trial:
     def configure(self, clone: Clone) -> None:
         self.git(clone, "config", "user.name", f"fuzzer {clone.name}")
         self.git(clone, "config", "user.email", f"{clone.name.lower()}@fuzz.invalid")
+        if self.server:  # overrides .gitattributes: no driver, no union, as GitHub and GitLab merge
+            info = clone.path / ".git" / "info"
+            info.mkdir(parents=True, exist_ok=True)
+            (info / "attributes").write_text("* merge=text\n")
 
     OPS = (
         ("op_add", 24),
@@ -867,6 +918,7 @@ def run_trial(
     keep: bool = False,
     compact_often: bool | None = None,
     b_init: bool | None = None,
+    server: bool | None = None,
 ) -> TrialResult:
     """One trial in ``workdir`` (a fresh temporary folder if None; removed afterwards unless ``keep``
     or a violation).  The command log goes to ``<workdir>/commands.log`` when the folder is kept."""
@@ -874,7 +926,7 @@ def run_trial(
     path = Path(tempfile.mkdtemp(prefix=f"memcli-fuzz-{seed}-")) if own else Path(workdir)
     path.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
-    trial = Trial(seed, steps, path, verbose, compact_often, b_init)
+    trial = Trial(seed, steps, path, verbose, compact_often, b_init, server)
     trial.run()
     result = TrialResult(
         seed,
@@ -885,6 +937,7 @@ def run_trial(
         trial.violations,
         time.monotonic() - start,
         workdir=path,
+        server=trial.server,
     )
     if not result.ok or keep or not own:
         result.log_path = path / "commands.log"
@@ -913,13 +966,27 @@ def main(argv: list[str] | None = None) -> int:
         help="every trial compaction-heavy (default: a random third of them)",
     )
     mode.add_argument("--compact-rarely", dest="compact_often", action="store_false", help="no compaction-heavy trials")
+    merges = parser.add_mutually_exclusive_group()
+    merges.add_argument(
+        "--server",
+        dest="server",
+        action="store_true",
+        default=None,
+        help="every trial merges as a hosting service does: no driver (default: a random half)",
+    )
+    merges.add_argument("--driver", dest="server", action="store_false", help="every trial merges with the driver")
     args = parser.parse_args(argv)
     totals = dict.fromkeys(COUNTERS, 0)
     failed = []
     start = time.monotonic()
     for i in range(args.trials):
         result = run_trial(
-            args.seed + i, args.steps, verbose=args.verbose, keep=args.keep, compact_often=args.compact_often
+            args.seed + i,
+            args.steps,
+            verbose=args.verbose,
+            keep=args.keep,
+            compact_often=args.compact_often,
+            server=args.server,
         )
         print(result.line(), flush=True)
         for key in COUNTERS:

@@ -97,6 +97,8 @@ def save(
         session = sessions.current_session(store.layout, agent, chat_id, config.checkpoint_max_age_days)
         session = session or conversations.new_session_name()
         result.new_messages = conversations.append_messages(store.layout, agent, messages, warn, session)
+        if close:
+            conversations.close_session(store.layout, agent, session)
         sessions.save_checkpoint(
             store.layout,
             agent,

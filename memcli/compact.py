@@ -1,7 +1,8 @@
 """`memcli compact`: the five steps of AITEAM-X, plus tidying what git merges leave.
 
 A. stale and corrupt checkpoints are deleted;
-B. a conversation file (one per session) over 20 messages keeps its last 20; decisions and lessons are first extracted from the removed part (once per
+B. a conversation file (one per session) over 20 messages keeps its last 20, once its session
+   ended (closed, or idle for longer than a checkpoint is valid); decisions and lessons are first extracted from the removed part (once per
    message id) and a "Session compacted" handoff is written;
 C. a category with more than 30 entries keeps the newest 20; the rest become one
    summary entry (summaries are never summarised again, entries with open tasks are kept);
@@ -119,7 +120,7 @@ def _compact_conversation(
             " not a message, as it was"
         )
     keep = config.compact_keep_messages
-    if len(jsonl_only) > keep:
+    if len(jsonl_only) > keep and _ended(path, stored, jsonl_only, config):
         old, recent = jsonl_only[:-keep], jsonl_only[-keep:]
         report.conversationsTrimmed += 1
         report.actions.append(f"trim conversations/{name}: {len(old)} older messages removed")
@@ -148,13 +149,27 @@ def _compact_conversation(
         processed.update(m["id"] for m in old)
         if not dry:
             conversations.write_conversation(
-                layout, path, recent, stored.trimmed | {m["id"] for m in old}, stored.other
+                layout, path, recent, stored.trimmed | {m["id"] for m in old}, stored.other, stored.closed
             )
-    elif conversations.serialize(jsonl_only, stored.trimmed, stored.other) != raw:
+    elif conversations.serialize(jsonl_only, stored.trimmed, stored.other, stored.closed) != raw:
         report.filesNormalised += 1
         report.actions.append(f"tidy conversations/{name} (duplicate or unordered lines)")
         if not dry:
-            conversations.write_conversation(layout, path, jsonl_only, stored.trimmed, stored.other)
+            conversations.write_conversation(layout, path, jsonl_only, stored.trimmed, stored.other, stored.closed)
+
+
+def _ended(path, stored, messages: list[dict], config) -> bool:
+    """Whether a conversation file can be trimmed: no clone will append to it again.  That is so
+    once its session closed (``checkpoint --close`` wrote the closing line), once its newest message
+    is older than a checkpoint stays valid (the clone that ran it starts a new file), and for
+    memcli 0.2's one-file conversation, to which nothing is appended any more.  A file that one
+    clone trims while another appends to it would conflict in a merge that has no driver."""
+    if stored.closed or path.parent.name == "conversations":
+        return True
+    newest = max((m.get("ts") or 0 for m in messages), default=0)
+    return (
+        isinstance(newest, (int, float)) and time.time() * 1000 - newest > config.checkpoint_max_age_days * 86_400_000
+    )
 
 
 def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tuple[str, str]]) -> None:

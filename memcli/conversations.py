@@ -271,6 +271,9 @@ def _stored_already(stored: list[tuple[str, str]], window: list[tuple[str, str]]
 SESSION_RE = re.compile(r"[0-9]{8}T[0-9]{6,9}Z-[0-9a-f]{8}\.jsonl")
 
 
+CLOSED_LINE = {"session": "closed"}  # the last line of a session's file once the session ended
+
+
 def conversation_path(layout: Layout, agent: str) -> Path:
     """The agent's one-file conversation of memcli 0.2: read, never written by normal use."""
     return layout.conversations / f"{validate_agent(agent)}.jsonl"
@@ -337,12 +340,13 @@ class Stored:
     """What a conversation file holds: messages, ids that compaction trimmed, and lines that are
     neither (a half-merged line, text typed by hand): those are kept as they are, never dropped."""
 
-    __slots__ = ("messages", "trimmed", "other")
+    __slots__ = ("messages", "trimmed", "other", "closed")
 
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
         self.trimmed: set[str] = set()
         self.other: list[bytes] = []
+        self.closed = False  # the session ended (``checkpoint --close``): nothing is appended to it again
 
 
 def parse_jsonl(data: bytes) -> Stored:
@@ -359,6 +363,9 @@ def parse_jsonl(data: bytes) -> Stored:
         m = next(filled)
         if isinstance(m, dict) and isinstance(m.get("id"), str) and m.get("trimmed") is True:
             stored.trimmed.add(m["id"])
+            continue
+        if m == CLOSED_LINE:
+            stored.closed = True
             continue
         if not isinstance(m, dict) or not isinstance(m.get("text"), str) or not isinstance(m.get("role"), str):
             stored.other.append(line)
@@ -498,6 +505,7 @@ def write_conversation(
     messages: list[dict[str, Any]],
     trimmed: set[str] | None = None,
     other: list[bytes] | None = None,
+    closed: bool = False,
 ) -> None:
     """Replace a conversation file (compaction); call under the memory lock.
 
@@ -505,16 +513,36 @@ def write_conversation(
     re-saved conversation or a merge cannot bring those messages back; ``other`` lines
     (not messages) are kept at the end, as they were.
     """
-    atomic_write(path, serialize(messages, trimmed, other), layout.memory)
+    atomic_write(path, serialize(messages, trimmed, other, closed), layout.memory)
 
 
 def serialize(
-    messages: list[dict[str, Any]], trimmed: set[str] | None = None, other: list[bytes] | None = None
+    messages: list[dict[str, Any]],
+    trimmed: set[str] | None = None,
+    other: list[bytes] | None = None,
+    closed: bool = False,
 ) -> bytes:
-    """A conversation file: the trimmed-id lines, one message a line, then lines that are not messages."""
+    """A conversation file: the trimmed-id lines, one message a line, lines that are not messages,
+    then the closing line of an ended session."""
     stubs = [line_bytes({"id": i, "trimmed": True}) + b"\n" for i in sorted(trimmed or ())]
     return (
         b"".join(stubs)
         + b"".join(line_bytes(m) + b"\n" for m in messages)
         + b"".join(line + b"\n" for line in other or ())
+        + (line_bytes(CLOSED_LINE) + b"\n" if closed else b"")
     )
+
+
+def close_session(layout: Layout, agent: str, session: str) -> bool:
+    """Mark a session's file as ended (call under the memory lock): its last line says so, and from
+    then on no clone appends to it, so compaction may trim it.  False if there is no such file."""
+    path = session_dir(layout, agent) / session
+    data = read_inside(path, layout.memory)
+    if data is None:
+        return False
+    if parse_jsonl(data).closed:
+        return True
+    if data and not data.endswith(b"\n"):
+        data += b"\n"
+    atomic_write(path, data + line_bytes(CLOSED_LINE) + b"\n", layout.memory)
+    return True

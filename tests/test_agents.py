@@ -322,7 +322,7 @@ def test_pre_compact_and_session_end_save_the_claude_transcript(mem: Path, tmp_p
     assert not run("list", "dev", "--json", cwd=mem, check=True).stdout.strip("[]\n")  # no handoff before the end
     hook("claude-code", {**base, "hook_event_name": "SessionEnd", "reason": "prompt_input_exit"}, mem)
     hook("claude-code", {**base, "hook_event_name": "SessionEnd", "reason": "other"}, mem)  # again: nothing new
-    assert conversation_text(mem, "dev").splitlines() == lines
+    assert conversation_text(mem, "dev").splitlines() == lines + ['{"session":"closed"}'], "the session ended, once"
     handoffs = json.loads(run("list", "dev", "-c", "handoffs", "--json", cwd=mem, check=True).stdout)
     assert len(handoffs) == 1 and "session-close" in handoffs[0]["tags"]
     recovered = json.loads(run("recover", "dev", "--json", cwd=mem, check=True).stdout)

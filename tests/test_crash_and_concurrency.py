@@ -255,6 +255,7 @@ def test_an_unreadable_vault_file_is_reported_and_the_rest_is_compacted(mem: Pat
         "checkpoint",
         "dev",
         "-",
+        "--close",
         cwd=mem,
         check=True,
         input=json.dumps([{"role": "user" if i % 2 == 0 else "agent", "text": f"m{i}"} for i in range(30)]),

@@ -38,7 +38,7 @@ def gitx(*args: str, cwd: Path):
 def conversation(repo: Path, agent: str = "dev") -> list[dict]:
     """The stored messages (lines recording trimmed ids left out)."""
     lines = [json.loads(x) for x in conversation_text(repo, agent).splitlines()]
-    return [m for m in lines if not m.get("trimmed")]
+    return [m for m in lines if "role" in m]
 
 
 def test_two_branches_merge_without_conflict_and_lose_nothing(repo: Path):
@@ -185,7 +185,9 @@ def test_compact_steps_and_idempotence(repo: Path):
     for i in range(35):
         store.add("dev", "lessons", f"lesson number {i} " + "x" * 250)
     store.add("dev", "tasks", "- [ ] keep me open")
-    run("checkpoint", "dev", "-", cwd=repo, input=json.dumps(_messages(30, "etl")), check=True)
+    # A session that went quiet longer ago than a checkpoint stays valid: no clone appends to it again.
+    idle = [{**m, "ts": int(time.time() * 1000) - 8 * DAY_MS + n} for n, m in enumerate(_messages(30, "etl"))]
+    run("checkpoint", "dev", "-", cwd=repo, input=json.dumps(idle), check=True)
     save_checkpoint(
         Layout(repo), "old", [{"role": "user", "text": "x"}], 50, now_ms=int(time.time() * 1000) - 8 * DAY_MS
     )
@@ -228,9 +230,26 @@ def test_compact_steps_and_idempotence(repo: Path):
     assert any(e.body.startswith("Compacted 15 older entries:") for e in lessons)
     assert "keep me open" in store.read("dev", "tasks")[0].body
     # The same conversation saved again and compacted again: no extraction twice.
-    run("checkpoint", "dev", "-", cwd=repo, input=json.dumps(_messages(30, "etl")), check=True)
+    run("checkpoint", "dev", "-", cwd=repo, input=json.dumps(idle), check=True)
     run("compact", cwd=repo, check=True)
     assert len(store.read("dev", "decisions")) == 1
+
+
+def test_a_running_session_is_trimmed_only_once_it_ended(mem: Path):
+    """A session's file that another clone may still append to is never trimmed: with no merge driver
+    (a hosting service), a trim on one side and an append on the other would conflict."""
+    run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(_messages(30, "live")), check=True)
+    report = json.loads(run("compact", "--json", cwd=mem, check=True).stdout)
+    assert report["conversationsTrimmed"] == 0 and len(conversation(mem)) == 30
+    run("checkpoint", "dev", "-", "--close", cwd=mem, input=json.dumps(_messages(30, "live")), check=True)
+    (session,) = (mem / ".memory" / "conversations" / "dev").glob("*.jsonl")
+    assert session.read_text().endswith('{"session":"closed"}\n')
+    report = json.loads(run("compact", "--json", cwd=mem, check=True).stdout)
+    assert report["conversationsTrimmed"] == 1 and len(conversation(mem)) == 20
+    assert session.read_text().endswith('{"session":"closed"}\n'), "still ended after the trim"
+    # The next session gets a file of its own.
+    run("checkpoint", "dev", "-", cwd=mem, input=json.dumps([{"role": "user", "text": "a new day"}]), check=True)
+    assert len(list((mem / ".memory" / "conversations" / "dev").glob("*.jsonl"))) == 2
 
 
 def test_compact_if_due(mem: Path):

@@ -2,7 +2,8 @@
 
 Each trial drives two clones of one remote through random memcli writes, commits, pulls
 (merge and rebase), pushes, side branches, stashes and concurrent edits, then checks that
-nothing was lost, resurrected or left conflicted, and that both clones agree.  For longer
+nothing was lost, resurrected or left conflicted, and that both clones agree; with ``server``,
+every merge is a plain text merge with no driver, as a hosting service makes it.  For longer
 runs: ``python bench/merge_fuzz.py --trials 20 --steps 60``.
 """
 
@@ -32,15 +33,19 @@ merge_fuzz = _load()
 
 
 @pytest.mark.parametrize(
-    ("seed", "compact_often", "b_init"),
+    ("seed", "compact_often", "b_init", "server"),
     [
-        (1, False, True),  # both clones initialised, default compaction
-        (2, True, True),  # every commit compacts (tiny caps): trimmed conversations and summaries meet merges
-        (3, False, False),  # B never runs `memcli init`: its first write registers the driver
+        (1, False, True, False),  # both clones initialised, default compaction
+        (2, True, True, False),  # every commit compacts (tiny caps): trimmed conversations and summaries meet merges
+        (3, False, False, False),  # B never runs `memcli init`: its first write registers the driver
+        (4, False, True, True),  # every merge as a hosting service makes it: no driver, plain text
+        (5, True, True, True),  # ... with compaction on every commit
     ],
 )
-def test_random_histories_lose_nothing(tmp_path: Path, seed: int, compact_often: bool, b_init: bool):
-    result = merge_fuzz.run_trial(seed, steps=25, workdir=tmp_path, compact_often=compact_often, b_init=b_init)
+def test_random_histories_lose_nothing(tmp_path: Path, seed: int, compact_often: bool, b_init: bool, server: bool):
+    result = merge_fuzz.run_trial(
+        seed, steps=25, workdir=tmp_path, compact_often=compact_often, b_init=b_init, server=server
+    )
     if not result.ok:
         commands = [x for x in result.log_path.read_text().splitlines() if not x.startswith("    |")]
         pytest.fail(

@@ -29,7 +29,9 @@ FOUR = [
 
 
 def conversation_lines(mem: Path, agent: str = "dev") -> list[dict]:
-    return [json.loads(line) for line in conversation_text(mem, agent).splitlines()]
+    """The message lines of the agent's conversation files (not the line closing a session)."""
+    lines = [json.loads(line) for line in conversation_text(mem, agent).splitlines()]
+    return [m for m in lines if m != {"session": "closed"}]
 
 
 # ------------------------------------------------------------------ checkpoint
@@ -449,6 +451,9 @@ def test_an_insight_is_stored_once_whether_compact_or_close_runs_first(mem: Path
         {"role": "user", "text": "and retries?"},
         {"role": "agent", "text": other},
     ] + chatter
+    # A session idle for longer than a checkpoint is valid: compaction may trim it.
+    then = int(time.time() * 1000) - 8 * DAY_MS
+    conversation = [{**m, "ts": then + n} for n, m in enumerate(conversation)]
     run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(conversation), check=True)
     run("compact", cwd=mem, check=True)  # trims the oldest messages and extracts the insight as a bullet
     stored = [e.body for e in Store(Layout(mem)).read("dev", "decisions")]

@@ -54,7 +54,8 @@ def test_wrapper_injects_checkpoints_and_closes(mem: Path, tmp_path: Path):
     assert "## MEMORY CONTEXT" in prompt and "Login redirects go through the auth middleware" in prompt
     assert prompt.endswith("fix the login redirect")
     lines = [json.loads(x) for x in conversation_text(mem, "dev").splitlines()]
-    texts = [m["text"] for m in lines]
+    assert lines[-1] == {"session": "closed"}, "the wrapper closed the session"
+    texts = [m["text"] for m in lines[:-1]]
     assert texts[0] == "fix the login redirect" and len(texts) == len(set(texts)) == 4
     store = Store(Layout(mem))
     assert store.read("dev", "handoffs")[0].body.startswith("[User]: fix the login redirect")
