@@ -50,6 +50,7 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
         totals["entries"] += count
         totals["open_tasks"] += open_tasks
     summaries.save()
+    report["category_files"] = store.category_files()
     report["problems"].extend(p for p in dict.fromkeys(store.problems) if p not in report["problems"])
     report["totals"] = totals
     return report

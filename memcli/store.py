@@ -78,6 +78,12 @@ _SLUG_WORD_RE = re.compile(r"[a-z0-9]+")
 SLUG_CHARS = 40
 
 
+MIGRATE_HINT = (
+    "{files} in the AITEAM-X layout (one file per category): `memcli migrate` moves their entries into"
+    " files of their own, so that pull requests merged without memcli's merge driver never conflict"
+)
+
+
 def slug(body: str) -> str:
     """A few words of an entry's first line, for a file name a person can browse: lower-case
     ASCII letters and digits joined by '-', at most SLUG_CHARS characters ("" if none)."""
@@ -188,6 +194,12 @@ def parse_sources(
         for e in found:
             e.source = key
         entries.extend(found)
+    if len(sources) > 1 and sources[0][0].count("/") == 1:
+        # A category file beside entry files: an entry in both (a migration cut short, or merged
+        # from a branch that migrated) is one memory, read from its own file.
+        own = {(e.id, e.content()) for e in entries if e.source.count("/") == 2}
+        if own:
+            entries = [e for e in entries if e.source.count("/") == 2 or (e.id, e.content()) not in own]
     return entries
 
 
@@ -258,6 +270,14 @@ class Store:
             if len(parts) == 2 and parts[1].isascii() and parts[1].isdigit() and len(parts[1]) <= vault.MAX_ID_DIGITS:
                 removed.add((parts[0], int(parts[1])))
         return removed
+
+    def category_files(self) -> list[str]:
+        """The AITEAM-X category files in the tree (``agent/category.md``): what ``migrate`` moves
+        into entry files."""
+        memory = self.layout.memory
+        return [
+            f"{a}/{c}.md" for a in self.agents() for c in self.categories if os.path.isfile(memory / a / f"{c}.md")
+        ]
 
     def sources(self, agent: str, category: str) -> list[tuple[str, bytes]]:
         """The category's files as (key, bytes): see ``category_sources``."""

@@ -35,6 +35,7 @@ def run(dir_option: str | None, no_hooks: bool = False, remove_hooks: bool = Fal
 
     from memcli import initialize
     from memcli.cli import common
+    from memcli import output
     from memcli.output import echo
     from memcli.paths import MEMORY_DIR, Layout
 
@@ -54,4 +55,13 @@ def run(dir_option: str | None, no_hooks: bool = False, remove_hooks: bool = Fal
     if not quiet:
         for message in plan.messages or [f"{layout.memory} is already set up; nothing to do"]:
             echo(message)
+        from memcli.errors import MemcliError
+        from memcli.store import MIGRATE_HINT, Store
+
+        try:
+            legacy = Store(layout).category_files() if layout.exists() else []
+        except MemcliError:  # a config.toml that is not TOML: status and every command say so
+            legacy = []
+        if legacy:
+            echo(MIGRATE_HINT.format(files=output.plural(len(legacy), "category file")))
     return 0

@@ -42,6 +42,10 @@ def run(dir_option: str | None, agent: str | None = None, as_json: bool = False)
             f" {plural(info['open_tasks'], 'open task')}, last handoff {handoff}, checkpoint {checkpoint}"
         )
         echo("  " + "  ".join(f"{c} {v['entries']}" for c, v in info["categories"].items()))
+    if report["category_files"]:
+        from memcli.store import MIGRATE_HINT
+
+        echo("layout: " + MIGRATE_HINT.format(files=plural(len(report["category_files"]), "category file")))
     idx = report["index"]
     if not idx["exists"]:
         echo("index: not built yet (the next search builds it)")
