@@ -54,7 +54,7 @@ def changed_ns(st: os.stat_result) -> int:
     return max(st.st_mtime_ns, st.st_ctime_ns)
 
 
-SWEEP_FILES = 2000  # entry files verified per check when the folder stamps held
+SWEEP_FILES = 1000  # entry files verified per check when the folder stamps held
 CURSOR = "sweep-cursor"  # where the turns stand, in .vault/ (a hint: losing it costs nothing)
 
 
@@ -85,18 +85,17 @@ def full_stamp(memory: str, agent: str, category: str, quick: str) -> tuple[int,
         names = sorted(n for n in os.listdir(folder) if n.endswith(".md") and not n.startswith("."))
     except (FileNotFoundError, NotADirectoryError):
         names = []
-    h = hashlib.blake2b(quick.encode(), digest_size=12)
     stat = os.stat
-    newest = 0
+    stamps = []
     for name in names:
         try:
             st = stat(folder + name)
         except OSError:
             continue
-        ns = changed_ns(st)
-        newest = max(newest, ns)
-        h.update(f"\n{name}\x00{st.st_size}:{ns}".encode("utf-8", "surrogateescape"))
-    return len(names), h.hexdigest(), 0 <= time.time_ns() - newest < RACY_NS
+        stamps.append((name, st.st_size, st.st_mtime_ns if st.st_mtime_ns > st.st_ctime_ns else st.st_ctime_ns))
+    newest = max((s[2] for s in stamps), default=0)
+    digest = hashlib.blake2b(f"{quick}\n{stamps!r}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+    return len(names), digest, 0 <= time.time_ns() - newest < RACY_NS
 
 
 def join_sources(sources: list[tuple[str, bytes]]) -> bytes:
@@ -110,6 +109,7 @@ class Freshness:
     def __init__(self, layout: Layout, categories: tuple[str, ...]):
         self.layout = layout
         self.categories = categories
+        self._start: int | None = None  # this process's turn: a check again under the lock verifies the same
 
     def _agents(self) -> list[str]:
         memory = str(self.layout.memory)
@@ -123,12 +123,12 @@ class Freshness:
         except FileNotFoundError:
             return []
 
-    def scan(self) -> dict[str, str]:
+    def scan(self, agent: str | None = None) -> dict[str, str]:
         """``agent/category`` -> its quick stamp, and ``agent/.removed`` -> the file's size and
-        change time, for everything on disk: two stats a category."""
+        change time, for everything on disk (of one agent, if given): two stats a category."""
         memory = str(self.layout.memory)
         found: dict[str, str] = {}
-        for agent in self._agents():
+        for agent in [agent] if agent else self._agents():
             for category in self.categories:
                 stamp = quick_stamp(memory, agent, category)
                 if stamp is not None:
@@ -226,11 +226,13 @@ class Freshness:
                 handle.write(str(value))
             os.replace(tmp, path)
 
-    def changed_files(self, manifest: dict[str, Any]) -> tuple[list[str], dict[str, list]]:
+    def changed_files(self, manifest: dict[str, Any], agent: str | None = None) -> tuple[list[str], dict[str, list]]:
         """Units whose content differs from the manifest, and units whose stamps alone changed
-        (key -> the new record)."""
-        disk = self.scan()
+        (key -> the new record); of one agent only, if given (what ``inject`` searches)."""
+        disk = self.scan(agent)
         known = manifest["files"]
+        if agent:
+            known = {k: v for k, v in known.items() if k.startswith(f"{agent}/")}
         changed: list[str] = []
         restat: dict[str, list] = {}
         held = [key for key, quick in disk.items() if (rec := known.get(key)) and rec[1] == quick and quick]
@@ -240,7 +242,10 @@ class Freshness:
             verify |= set(held)
         elif held:  # verified in turns: SWEEP_FILES files a check, from where the last check stopped
             held.sort()
-            start = self._cursor() % len(held)
+            first = self._start is None
+            if first:
+                self._start = self._cursor()
+            start = (self._start or 0) % len(held)
             budget = SWEEP_FILES
             n = 0
             while budget > 0 and n < len(held):
@@ -248,7 +253,8 @@ class Freshness:
                 verify.add(key)
                 budget -= max(1, known[key][0])
                 n += 1
-            self._save_cursor((start + n) % len(held))
+            if first:
+                self._save_cursor((start + n) % len(held))
         for key in verify:
             rec = known.get(key)
             stamps = self.stamps(key, disk[key])

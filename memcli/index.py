@@ -200,8 +200,8 @@ class SearchIndex:
                 stamps[e.name] = [st.st_size, changed_ns(st)]
         return stamps
 
-    def changed_files(self, manifest: dict[str, Any]) -> tuple[list[str], dict[str, list]]:
-        return self.freshness.changed_files(manifest)
+    def changed_files(self, manifest: dict[str, Any], agent: str | None = None) -> tuple[list[str], dict[str, list]]:
+        return self.freshness.changed_files(manifest, agent)
 
     def _new_manifest(self) -> dict[str, Any]:
         return {**self.header(), "files": {}}
@@ -380,8 +380,11 @@ class SearchIndex:
         remove_tree(old, memory)
         self._index = None
 
-    def ensure_fresh(self, lock_timeout: float = SEARCH_LOCK_TIMEOUT, progress: bool = True) -> list[str]:
-        """Bring the index up to date with the files on disk; cheap when nothing changed.
+    def ensure_fresh(
+        self, lock_timeout: float = SEARCH_LOCK_TIMEOUT, progress: bool = True, agent: str | None = None
+    ) -> list[str]:
+        """Bring the index up to date with the files on disk (those of one agent, if given: a search
+        of that agent's memory needs no more); cheap when nothing changed.
 
         Returns the files whose changes the index does not hold ([] when it is fresh; ``[ALL]``
         when there is no usable index): another process held the memory lock.  A broken
@@ -390,7 +393,7 @@ class SearchIndex:
         manifest = self.load_manifest() if self.exists() else None
         changed: list[str] = [ALL]
         if manifest is not None:
-            changed, restat = self.changed_files(manifest)
+            changed, restat = self.changed_files(manifest, agent)
             if not changed and not restat:
                 return []
         from memcli.fsutil import file_lock
@@ -404,7 +407,7 @@ class SearchIndex:
                 if manifest is None or not self._compatible():
                     rebuild = True  # built below, without the lock: a big vault takes seconds
                 else:
-                    now_changed, restat = self.changed_files(manifest)
+                    now_changed, restat = self.changed_files(manifest, agent)
                     for key, rec in restat.items():
                         self.freshness.record(manifest, key, (rec[0], rec[1], rec[2]), rec[3])
                     try:
@@ -564,7 +567,7 @@ class SearchIndex:
         stale = self._stale_files  # what the last freshness check left (a second search skips the check)
         if fresh:
             try:
-                stale = self.ensure_fresh()
+                stale = self.ensure_fresh(agent=agent)
             except BaseException as exc:  # could not rebuild (a read-only disk, a full one): answer from memory
                 _reraise_interrupts(exc)
                 self.problem = f"the index could not be updated ({_reason(exc)})"

@@ -275,9 +275,7 @@ class Store:
         """The AITEAM-X category files in the tree (``agent/category.md``): what ``migrate`` moves
         into entry files."""
         memory = self.layout.memory
-        return [
-            f"{a}/{c}.md" for a in self.agents() for c in self.categories if os.path.isfile(memory / a / f"{c}.md")
-        ]
+        return [f"{a}/{c}.md" for a in self.agents() for c in self.categories if os.path.isfile(memory / a / f"{c}.md")]
 
     def sources(self, agent: str, category: str) -> list[tuple[str, bytes]]:
         """The category's files as (key, bytes): see ``category_sources``."""
