@@ -6,16 +6,18 @@ from memcli.cli.spec import DRY_RUN, CommandSpec, Param, json_flag
 
 SPEC = CommandSpec(
     name="migrate",
-    help="""Convert legacy flat <agent>.md files and JSON conversations into the vault layout.
+    help="""Move the entries of AITEAM-X category files (<agent>/<category>.md) into files of their own.
 
-Keeps the old files as .bak (the next `memcli compact` removes them). Also imports the
-decisions, gotchas and next steps of .agent-memory/history/events.jsonl, and typed facts
-from --from files, each item once. Idempotent.""",
+One file per memory: pull requests merged by GitHub or GitLab (no merge driver) then never
+conflict. Ids, dates, tags and text are kept. Also converts legacy flat <agent>.md files and
+JSON conversations. Keeps the old files as .bak (the next `memcli compact` removes them), and
+imports the decisions, gotchas and next steps of .agent-memory/history/events.jsonl, and typed
+facts from --from files, each item once. Idempotent: a run cut short is finished by the next.""",
     epilog="""Examples:
 
   memcli migrate --dry-run
 
-  memcli migrate && git add .memory && git commit -m "memory: migrate to the vault layout"
+  memcli migrate && git add -A .memory && git commit -m "memory: one file per memory"
 
   memcli migrate --from .project-memory/facts.jsonl --agent dev
 """,
@@ -68,7 +70,7 @@ def run(
     for key, count in report.entries.items():
         output.echo(f"{verb} {output.plural(count, 'entry', 'entries')} to {key}")
     for name, count in report.conversations.items():
-        output.echo(f"{verb} {output.plural(count, 'message')} to conversations/{name}.jsonl")
+        output.echo(f"{verb} {output.plural(count, 'message')} to {name}'s conversation")
     for note in report.skipped:
         output.echo(f"skipped {note}", err=True)
     if not report.files:
