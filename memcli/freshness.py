@@ -78,7 +78,6 @@ def quick_stamp(memory: str, agent: str, category: str) -> str | None:
 def full_stamp(memory: str, agent: str, category: str, quick: str) -> tuple[int, str, bool]:
     """(entry files, a hash of their names, sizes and change times with ``quick``, whether one of
     them changed too recently to trust its time)."""
-    import hashlib
 
     folder = f"{memory}/{agent}/{category}/"
     try:
@@ -93,9 +92,16 @@ def full_stamp(memory: str, agent: str, category: str, quick: str) -> tuple[int,
         except OSError:
             continue
         stamps.append((name, st.st_size, st.st_mtime_ns if st.st_mtime_ns > st.st_ctime_ns else st.st_ctime_ns))
+    return stamp_of(quick, stamps)
+
+
+def stamp_of(quick: str, stamps: list[tuple[str, int, int]]) -> tuple[int, str, bool]:
+    """``full_stamp`` from entry files' (name, size, change time), as stat'ed or as read."""
+    import hashlib
+
     newest = max((s[2] for s in stamps), default=0)
     digest = hashlib.blake2b(f"{quick}\n{stamps!r}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
-    return len(names), digest, 0 <= time.time_ns() - newest < RACY_NS
+    return len(stamps), digest, 0 <= time.time_ns() - newest < RACY_NS
 
 
 def join_sources(sources: list[tuple[str, bytes]]) -> bytes:
@@ -174,11 +180,16 @@ class Freshness:
         quick = quick if quick is not None else quick_stamp(memory, agent, name)
         if quick is None:
             return None
-        files, full, racy = full_stamp(memory, agent, name, quick)
+        return self.trusted(quick, full_stamp(memory, agent, name, quick))
+
+    @staticmethod
+    def trusted(quick: str, full: tuple[int, str, bool]) -> tuple[int, str, str]:
+        """(files, quick, full) as recorded: a stamp too recent to trust is recorded as ""."""
+        files, digest, racy = full
         racy = racy or any(
             part and 0 <= time.time_ns() - int(part.rsplit(":", 1)[-1]) < RACY_NS for part in quick.split("|")
         )
-        return files, "" if racy else quick, "" if racy else full
+        return files, "" if racy else quick, "" if racy else digest
 
     def read(self, key: str) -> bytes | None:
         """A unit's bytes as one (the category file, then each entry file with its name), None if it

@@ -28,7 +28,16 @@ import tantivy as tv
 from memcli.errors import LockTimeout, MemcliError
 from memcli.fsutil import OutsideMemory, atomic_write, guard, make_dirs, remove, remove_tree, rename, warn
 from memcli.store import Store
-from memcli.freshness import MANIFEST, SCHEMA_VERSION, Freshness, changed_ns, join_sources, sha1
+from memcli.freshness import (
+    MANIFEST,
+    SCHEMA_VERSION,
+    Freshness,
+    changed_ns,
+    join_sources,
+    quick_stamp,
+    sha1,
+    stamp_of,
+)
 from memcli.snippets import Matcher, make_snippet
 from memcli.words import STOPWORDS, analyze, near_function_word, query_words, stemmed_texts
 
@@ -263,14 +272,16 @@ class SearchIndex:
 
         def read(unit: tuple[str, str]):
             agent, category = unit
-            stamps = self.freshness.stamps(f"{agent}/{category}")  # before reading: a later change shows next time
-            if stamps is None:
+            quick = quick_stamp(str(memory), agent, category)  # before reading: a later change shows next time
+            if quick is None:
                 return None
+            seen: list[tuple[str, int, int]] = []  # each entry file's stamp as it was read (fstat: no second stat)
             try:
-                return stamps, category_sources(memory, agent, category)
+                sources = category_sources(memory, agent, category, seen)
             except MemcliError as exc:
                 warn(f"{exc.message}; left out of the search index")
-                return stamps, []
+                return self.freshness.stamps(f"{agent}/{category}", quick), []
+            return self.freshness.trusted(quick, stamp_of(quick, seen)), sources
 
         reads = {unit: read(unit) for unit in units}
         todo = list(units)

@@ -124,13 +124,17 @@ def parse_vault_bytes(path: Path | str, raw: bytes) -> list[Entry]:
     return vault.parse(decode_text(raw, f"{path} (a vault file)", VaultFormatError))
 
 
-def category_sources(memory: Path, agent: str, category: str) -> list[tuple[str, bytes]]:
+def category_sources(
+    memory: Path, agent: str, category: str, stamps: list[tuple[str, int, int]] | None = None
+) -> list[tuple[str, bytes]]:
     """The files that hold a category's entries, as (key, bytes), the key being the path inside
-    ``memory``: the AITEAM-X category file first (if any), then the entry files by name.
+    ``memory``: the AITEAM-X category file first (if any), then the entry files by name.  With
+    ``stamps``, each entry file's (name, size, change time) as it was read is appended to it.
 
     A category folder or file that a symlink leads outside ``memory`` is skipped with a warning;
-    so is an entry file that is a folder.  The folder is resolved once; entry files are opened
-    directly unless they are symlinks (a realpath per file would cost more than reading it)."""
+    so is an entry file that is not a regular file (a folder, a pipe).  The folder is resolved
+    once; entry files are opened directly unless they are symlinks (a realpath per file would
+    cost more than reading it)."""
     out: list[tuple[str, bytes]] = []
     base = f"{agent}/{category}"
     legacy = memory / agent / f"{category}.md"
@@ -147,7 +151,9 @@ def category_sources(memory: Path, agent: str, category: str) -> list[tuple[str,
     try:
         with os.scandir(folder) as listing:
             names = sorted(
-                (e.name, e.is_symlink()) for e in listing if e.name.endswith(".md") and not e.name.startswith(".")
+                (e.name, e.is_symlink(), e.is_file())
+                for e in listing
+                if e.name.endswith(".md") and not e.name.startswith(".")
             )
     except (FileNotFoundError, NotADirectoryError):
         return out
@@ -155,19 +161,67 @@ def category_sources(memory: Path, agent: str, category: str) -> list[tuple[str,
         warn(f"skipped {folder}: a symlink leads it outside {memory}")
         return out
     prefix = f"{folder}/"
-    for name, link in names:
+    for name, link, regular in names:
         path = prefix + name
         if link and not is_inside(Path(path), memory):
             warn(f"skipped {path}: a symlink leads it outside {memory}")
             continue
+        if not regular:
+            warn(f"skipped {path}: not a regular file")
+            continue
         try:
-            with open(path, "rb") as handle:
-                out.append((f"{base}/{name}", handle.read()))
+            out.append((f"{base}/{name}", _read_file(path, name, stamps)))
         except (FileNotFoundError, NotADirectoryError):
             continue  # removed meanwhile
         except IsADirectoryError:
             warn(f"skipped {path}: a folder, not an entry file")
     return out
+
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)  # a pipe put in a file's place never blocks a read
+
+
+def _read_file(path: str, name: str, stamps: list | None) -> bytes:
+    """A file's bytes with four system calls (``open()`` and its buffered reader cost twice as much
+    per file: 12 us against 6.5 us here, at 100,000 entry files a second of a first search)."""
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        st = os.fstat(fd)
+        if stamps is not None:
+            ns = st.st_mtime_ns if st.st_mtime_ns > st.st_ctime_ns else st.st_ctime_ns
+            stamps.append((name, st.st_size, ns))
+        data = os.read(fd, st.st_size + 1)
+        if len(data) != st.st_size:  # it changed while read: read on to its end
+            chunks = [data]
+            while True:
+                more = os.read(fd, 1 << 20)
+                if not more:
+                    break
+                chunks.append(more)
+            data = b"".join(chunks)
+        return data
+    except BlockingIOError:
+        return b""  # not a regular file after all (a pipe with no writer)
+    finally:
+        os.close(fd)
+
+
+def _parse_together(own: list[tuple[str, bytes]]) -> list[Entry] | None:
+    """The entries of several entry files read as one text, when each holds one entry exactly as
+    memcli writes it (one regular expression pass instead of one parse per file: a first search of
+    100,000 entry files spends most of its parsing in per-file overhead); None otherwise."""
+    try:
+        text = b"\n".join(raw for _, raw in own).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if "\x00" in text or "\r" in text:
+        return None
+    found = vault.parse_canonical(text)  # entry files joined by "\n" read as one canonical file
+    if found is None or len(found) != len(own):
+        return None  # a file that is not canonical, or holds more than one entry: each on its own
+    for e, (key, _) in zip(found, own):
+        e.source = key
+    return found
 
 
 def parse_sources(
@@ -178,12 +232,14 @@ def parse_sources(
     A file that is not memory (not UTF-8, NUL bytes) is skipped with a warning naming its path
     (inside ``memory``), and added to ``problems`` if given; with ``skip_unreadable=False`` it
     raises VaultFormatError."""
-    entries: list[Entry] = []
+    own = [(key, raw) for key, raw in sources if raw and key.count("/") == 2]
+    together = _parse_together(own) if len(own) > 1 else None
+    entries: list[Entry] = together or []
     for key, raw in sources:
-        if not raw:
+        if not raw or (together is not None and key.count("/") == 2):
             continue
         try:
-            found = parse_vault_bytes(memory / key if memory is not None else key, raw)
+            found = parse_vault_bytes(f"{memory}/{key}" if memory is not None else key, raw)
         except VaultFormatError as exc:
             if not skip_unreadable:
                 raise

@@ -346,6 +346,9 @@ def _parse_canonical(text: str) -> list[Entry] | None:
     return entries
 
 
+parse_canonical = _parse_canonical  # for readers that join files memcli wrote (store.parse_sources)
+
+
 def _parse(text: str) -> list[Entry]:
     lines = text.split("\n")
     entries: list[Entry] = []
