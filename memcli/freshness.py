@@ -104,6 +104,47 @@ def stamp_of(quick: str, stamps: list[tuple[str, int, int]]) -> tuple[int, str, 
     return len(stamps), digest, 0 <= time.time_ns() - newest < RACY_NS
 
 
+def read_cursor(layout: Layout, name: str) -> int:
+    """Where a sweep's turn starts (0 if unknown)."""
+    try:
+        with open(layout.state / name, "rb") as handle:
+            value = handle.read(20).strip()
+        return int(value) if value.isdigit() else 0
+    except OSError:
+        return 0
+
+
+def save_cursor(layout: Layout, name: str, value: int) -> None:
+    """Where the next turn starts (no fsync, no lock: a hint, losing it costs nothing)."""
+    import contextlib
+
+    path = layout.state / name
+    tmp = layout.state / f".{name}.{os.getpid()}"
+    with contextlib.suppress(OSError):
+        if os.path.islink(layout.state) or os.path.islink(path) or not layout.state.is_dir():
+            return
+        with open(tmp, "w") as handle:
+            handle.write(str(value))
+        os.replace(tmp, path)
+
+
+def sweep(keys: list[str], sizes: dict[str, int], start: int) -> tuple[set[str], int]:
+    """The keys to verify this turn, from ``start`` on, SWEEP_FILES files' worth (all of them when
+    they hold no more than that), and where the next turn starts."""
+    if not keys or sum(sizes.get(k, 1) for k in keys) <= SWEEP_FILES:
+        return set(keys), start
+    keys = sorted(keys)
+    start %= len(keys)
+    chosen: set[str] = set()
+    budget, n = SWEEP_FILES, 0
+    while budget > 0 and n < len(keys):
+        key = keys[(start + n) % len(keys)]
+        chosen.add(key)
+        budget -= max(1, sizes.get(key, 1))
+        n += 1
+    return chosen, (start + n) % len(keys)
+
+
 def join_sources(sources: list[tuple[str, bytes]]) -> bytes:
     """A unit's files as one text to hash: each name, then its bytes."""
     return b"".join(k.encode("utf-8", "surrogateescape") + b"\x00" + raw + b"\x00" for k, raw in sources)
@@ -217,25 +258,10 @@ class Freshness:
         manifest["files"][key] = [stamps[0], stamps[1], stamps[2], digest]
 
     def _cursor(self) -> int:
-        try:
-            with open(self.layout.state / CURSOR, "rb") as handle:
-                value = handle.read(20).strip()
-            return int(value) if value.isdigit() else 0
-        except OSError:
-            return 0
+        return read_cursor(self.layout, CURSOR)
 
     def _save_cursor(self, value: int) -> None:
-        """Where the next check's turn starts (no fsync, no lock: a hint)."""
-        import contextlib
-
-        path = self.layout.state / CURSOR
-        tmp = self.layout.state / f".{CURSOR}.{os.getpid()}"
-        with contextlib.suppress(OSError):
-            if os.path.islink(self.layout.state) or os.path.islink(path):
-                return
-            with open(tmp, "w") as handle:
-                handle.write(str(value))
-            os.replace(tmp, path)
+        save_cursor(self.layout, CURSOR, value)
 
     def changed_files(self, manifest: dict[str, Any], agent: str | None = None) -> tuple[list[str], dict[str, list]]:
         """Units whose content differs from the manifest, and units whose stamps alone changed
@@ -247,25 +273,14 @@ class Freshness:
         changed: list[str] = []
         restat: dict[str, list] = {}
         held = [key for key, quick in disk.items() if (rec := known.get(key)) and rec[1] == quick and quick]
-        total = sum(known[key][0] for key in held)
-        verify = set(disk) - set(held)
-        if total <= SWEEP_FILES:
-            verify |= set(held)
-        elif held:  # verified in turns: SWEEP_FILES files a check, from where the last check stopped
-            held.sort()
-            first = self._start is None
-            if first:
-                self._start = self._cursor()
-            start = (self._start or 0) % len(held)
-            budget = SWEEP_FILES
-            n = 0
-            while budget > 0 and n < len(held):
-                key = held[(start + n) % len(held)]
-                verify.add(key)
-                budget -= max(1, known[key][0])
-                n += 1
-            if first:
-                self._save_cursor((start + n) % len(held))
+        if self._start is None:  # once per process: a check again under the lock verifies the same turn
+            self._start = self._cursor()
+            turn, after = sweep(held, {k: known[k][0] for k in held}, self._start)
+            if after != self._start:
+                self._save_cursor(after)
+        else:
+            turn, _ = sweep(held, {k: known[k][0] for k in held}, self._start)
+        verify = (set(disk) - set(held)) | turn
         for key in verify:
             rec = known.get(key)
             stamps = self.stamps(key, disk[key])

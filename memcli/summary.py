@@ -6,8 +6,10 @@ cache is used only while the category's files (its category file, its folder and
 file: names, sizes and change times, the later of the modification and inode change times; and
 the agent's legacy ``.removed`` file) are what they were when it was made (``freshness``'s
 stamps); a category changed since, or changed too recently to trust its times, is read again.
-So a listing of the newest entries or a status report stats the files and reads only those it
-must, and is never stale.  Deleting the cache loses nothing.
+Entry files of folders that did not change are verified in turns, as search verifies them
+(``freshness.sweep``): all of them on every run while there are at most 1,000.  So a listing of
+the newest entries or a status report stats the files and reads only those it must.  Deleting
+the cache loses nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from memcli.freshness import RACY_NS, changed_ns, full_stamp, quick_stamp
 from memcli.store import Store, is_compaction_summary
 
 SUMMARY = "summary.json"
-VERSION = 2  # 2: a category is its category file and its folder of entry files
+VERSION = 3  # 2: a category is its category file and its folder of entry files; 3: swept in turns
+CURSOR = "summary-cursor"
 HEAD = 20  # newest entries remembered per file: `list -n N` up to this is served from the cache
 
 
@@ -40,6 +43,21 @@ class Summaries:
                 self.files = data["files"]
         except Exception:  # a cache that cannot be read is rebuilt
             self.files = {}
+        self._verify: set[str] | None = None
+
+    def _due(self, key: str) -> bool:
+        """Whether this run verifies ``key``'s entry files one by one (``freshness.sweep``: every
+        category while the cache holds at most SWEEP_FILES entry files, else a turn of them), as
+        search does: a category whose folder did not change can only have been edited in place."""
+        if self._verify is None:
+            from memcli.freshness import read_cursor, save_cursor, sweep
+
+            sizes = {k: rec[3] for k, rec in self.files.items() if len(rec) > 3}
+            start = read_cursor(self.store.layout, CURSOR)
+            self._verify, after = sweep(list(sizes), sizes, start)
+            if after != start:
+                save_cursor(self.store.layout, CURSOR, after)
+        return key in self._verify
 
     @staticmethod
     def _stat(path: str) -> list[int] | None:
@@ -54,10 +72,16 @@ class Summaries:
         key = f"{agent}/{category}"
         base = self.base  # plain strings: Path objects cost more than the stat at 1,000 files
         quick = quick_stamp(base, agent, category) or ""
-        files, full, racy = full_stamp(base, agent, category, quick)
-        stamp = [full, self._stat(f"{base}/{agent}/.removed")]
+        removed_stamp = self._stat(f"{base}/{agent}/.removed")
         cached = self.files.get(key)
+        if cached and len(cached) > 3 and cached[2] == quick and cached[0][1] == removed_stamp and not self._due(key):
+            return cached[1]  # the folder did not change, and its files are not this run's turn
+        files, full, racy = full_stamp(base, agent, category, quick)
+        stamp = [full, removed_stamp]
         if cached and cached[0] == stamp and not racy:
+            if len(cached) < 4 or cached[2] != quick:
+                self.files[key] = [stamp, cached[1], quick, files]
+                self.changed = True
             return cached[1]
         entries = self.store.read(agent, category)
         real = [e for e in entries if not is_compaction_summary(e)] if category == "handoffs" else []
@@ -76,7 +100,7 @@ class Summaries:
             and (removed is None or now - removed[1] >= RACY_NS)
             and all(now - t >= RACY_NS for t in quick_times)
         ):
-            self.files[key] = [stamp, info]
+            self.files[key] = [stamp, info, quick, files]
             self.changed = True
         return info
 

@@ -291,6 +291,23 @@ def test_pre_commit_hook_leaves_unstaged_memory_alone(repo_with_hooks: Path):
     assert len(status) == 1 and status[0].startswith("?? .memory/dev/decisions/"), status
 
 
+def test_pre_commit_hook_stages_compaction_beside_a_staged_removal_and_a_rename(repo_with_hooks: Path):
+    """git status -z lists a staged removal and a rename (removed entry, similar new one) in forms that
+    `git add` cannot take as paths; the hook stages only what compaction left unstaged."""
+    repo = repo_with_hooks
+    old = add(repo, "the decision that a later commit removes, with enough words to look renamed")
+    commit(repo, "base")
+    run("rm", "dev", str(old), "--yes", cwd=repo, check=True)
+    add(repo, "the decision that a later commit removes, with enough words to look renamed!")
+    for i in range(35):
+        add(repo, f"lesson {i}", category="lessons")
+    (repo / ".memory" / ".vault" / "compact-log.json").unlink(missing_ok=True)  # compaction is due
+    gitx("add", "-A", cwd=repo)
+    result = gitx("commit", "-qm", "remove, reword, add", cwd=repo)
+    assert "staged it in this commit" in result.stderr, result.stderr
+    assert gitx("status", "--porcelain", cwd=repo).stdout == ""
+
+
 @pytest.fixture
 def repo_with_hooks(tmp_path: Path) -> Path:
     return initialised_repo(tmp_path / "r")

@@ -333,3 +333,39 @@ def test_an_entrys_context_holds_the_terms_of_its_neighbours_and_not_its_own(ter
     terms = [f"{t} n{i}".strip() for i, t in enumerate(terms)]  # each entry's terms told apart
     expected = [" ".join(terms[max(0, i - span) : i] + terms[i + 1 : i + 1 + span]).split() for i in range(len(terms))]
     assert [c.split() for c in _contexts(terms, span)] == expected
+
+
+def test_in_a_large_tree_an_edit_in_place_is_seen_within_files_over_the_sweep_checks(mem: Path, monkeypatch):
+    """Folders that did not change are verified SWEEP_FILES files a check, in turns: an edit in place
+    (which changes no folder) is seen within files / SWEEP_FILES checks, never missed for good."""
+    import os
+
+    from memcli import freshness
+    from memcli.index import SearchIndex
+
+    store = Store(Layout(mem))
+    for agent in ("dev", "qa", "ops"):
+        for i in range(4):
+            store.add(agent, "lessons", f"{agent} lesson {i} about kafka")
+    monkeypatch.setattr(freshness, "SWEEP_FILES", 4)  # 12 entry files: one folder a check
+    assert len(SearchIndex(store).search("kafka", limit=50)) == 12
+    time.sleep(2.1)  # then the stamps are old enough to be trusted
+    SearchIndex(store).search("kafka")  # records them
+    (mem / ".memory" / ".vault" / freshness.CURSOR).write_text("2")  # the next turn: qa, then dev, then ops
+    path = entry_files(mem, "ops", "lessons")[0]
+    stat = path.stat()
+    path.write_text(path.read_text().replace("kafka", "redis"))  # same size, in place: no folder changes
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert path.stat().st_size == stat.st_size and path.stat().st_mtime_ns == stat.st_mtime_ns
+    found = [[h.body for h in SearchIndex(store).search("redis", limit=5) if not h.related] for _ in range(4)]
+    assert found == [[], [], ["ops lesson 0 about redis"], ["ops lesson 0 about redis"]], found
+
+
+def test_a_pipe_in_a_category_folder_never_blocks_a_search(mem: Path):
+    import os
+
+    Store(Layout(mem)).add("dev", "lessons", "a lesson about pipes")
+    os.mkfifo(mem / ".memory" / "dev" / "lessons" / "1700000000000-a-pipe.md")
+    result = run("search", "pipes", "--json", cwd=mem)  # run() times out after 120 s: a hang fails
+    assert result.returncode == 0 and [h["body"] for h in json.loads(result.stdout)] == ["a lesson about pipes"]
+    assert "not a regular file" in result.stderr
