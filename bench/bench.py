@@ -2,7 +2,8 @@
 
     python bench/bench.py [--sizes 1000,10000,100000] [--runs 7]
 
-Generates vaults on disk (deterministic words, 100 entries per vault file), then
+Generates vaults on disk (deterministic words, 100 entries per category, one file per entry as
+memcli writes them; ``--category-files`` for AITEAM-X category files), then
 times real processes — what a shell wrapper pays — and prints medians as a table,
 with the ratio to the floor (``python -c "import tantivy"``).  Also times the
 no-change freshness check inside the process at 100 and 1,000 vault files.
@@ -47,8 +48,9 @@ def sentence(rng: random.Random, n: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(n)).capitalize() + "."
 
 
-def generate(root: Path, entries: int, per_file: int = 100) -> int:
-    """A vault of ``entries`` entries in files of ``per_file``; returns the number of files."""
+def generate(root: Path, entries: int, per_file: int = 100, entry_files: bool = False) -> int:
+    """A vault of ``entries`` entries, ``per_file`` per category: in AITEAM-X category files, or
+    (``entry_files``) one file per entry as memcli writes them; returns the number of categories."""
     rng = random.Random(entries)
     memory = root / ".memory"
     (memory / ".vault").mkdir(parents=True)
@@ -66,6 +68,17 @@ def generate(root: Path, entries: int, per_file: int = 100) -> int:
             next_id += 1
         path = memory / agent / f"{category}.md"
         path.parent.mkdir(exist_ok=True)
+        if entry_files:
+            from memcli.store import entry_file_name
+
+            folder = path.with_suffix("")
+            folder.mkdir()
+            for item in items:
+                file = folder / entry_file_name(item)
+                file.write_text(vault.serialize([item]))
+                os.utime(file, (HOUR_AGO, HOUR_AGO))
+            os.utime(folder, (HOUR_AGO, HOUR_AGO))
+            continue
         path.write_text(vault.serialize(items[::-1]))
         os.utime(path, (HOUR_AGO, HOUR_AGO))  # not "racy": files written this second are always hashed
     return files
@@ -147,6 +160,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument(
+        "--category-files", action="store_true", help="AITEAM-X category files instead of one file per entry"
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     runs = args.runs
@@ -160,7 +176,7 @@ def main() -> int:
         rows: dict[str, list[str]] = {}
         for n in sizes:
             root = work / f"v{n}"
-            files = generate(root, n)
+            files = generate(root, n, entry_files=not args.category_files)
             index_dir = root / ".memory" / ".vault" / "index"
             cells = {}
             cells["full rebuild (rm index; search)"] = timed(
@@ -192,7 +208,7 @@ def main() -> int:
             cells["--help"] = timed(MEMCLI + ["--help"], runs, root)
             for name, ms in cells.items():
                 rows.setdefault(name, []).append(f"{ms:.0f} ms ({ms / floor:.1f}x)")
-            rows.setdefault("vault files", []).append(str(files))
+            rows.setdefault("categories", []).append(str(files))
             shutil.rmtree(root)
         print()
         print("| whole process, median | " + " | ".join(f"{n:,} entries" for n in sizes) + " |")

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from memcli import vault  # noqa: E402
 from memcli.index import SearchIndex  # noqa: E402
 from memcli.paths import Layout  # noqa: E402
-from memcli.store import Store  # noqa: E402
+from memcli.store import Store, entry_file_name  # noqa: E402
 from memcli.vault import Entry  # noqa: E402
 
 KS = (5, 10, 25, 50)
@@ -64,10 +64,11 @@ def build_memory(root: Path, memories: list[dict]) -> dict[tuple[str, int], str]
         entry = Entry(base + n, None, [], body)
         by_agent[agent].append(entry)
         ids[(agent, entry.id)] = m["dia_id"]
-    for agent, entries in by_agent.items():
-        path = root / ".memory" / agent / "lessons.md"
-        path.parent.mkdir()
-        path.write_text(vault.serialize(entries))
+    for agent, entries in by_agent.items():  # one file per memory, as memcli writes them
+        folder = root / ".memory" / agent / "lessons"
+        folder.mkdir(parents=True)
+        for entry in entries:
+            (folder / entry_file_name(entry)).write_text(vault.serialize([entry]))
     return ids
 
 

@@ -29,11 +29,12 @@ ENVIRONMENT = [
 ]
 FILES = [
     (".memory/_project.md", "Shared project context, injected for every agent."),
-    (".memory/AGENT/CATEGORY.md", "Vault files: the entries of one agent and category."),
-    (".memory/conversations/AGENT.jsonl", "Conversations, one message per line."),
+    (".memory/AGENT/CATEGORY/ID-SLUG.md", "One file per memory (an entry of one agent and category)."),
+    (".memory/AGENT/CATEGORY.md", "AITEAM-X category files: read and kept; memcli migrate moves them."),
+    (".memory/conversations/AGENT/SESSION.jsonl", "One file per session, one message per line."),
     (".memory/config.toml", "Optional settings (see the README)."),
     (".memory/.vault/", "Not tracked: the search index, checkpoints, compact-log.json, the lock."),
-    (".gitattributes", "merge=memcli for vault files, merge=union for conversations (written by init)."),
+    (".gitattributes", "merge=memcli for memory files, merge=union for conversations (written by init)."),
     (".git/config", "merge.memcli.driver: the merge driver, registered by init and by any memcli write."),
 ]
 EXAMPLES = [
