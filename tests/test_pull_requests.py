@@ -11,31 +11,13 @@ by one as merge commits, squash merges and rebased commits.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-from .conftest import category_text, clean_env, run
+from .conftest import category_text, run
+from .test_merges import gitx  # git with memcli on PATH, so that the hooks memcli installed run it
 
-BIN = str(Path(sys.executable).parent)
 TEAM = 8
-
-
-def gitx(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess:
-    """git with memcli on PATH, so that the hooks memcli installed run it."""
-    env = clean_env(
-        PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}",
-        GIT_AUTHOR_NAME="t",
-        GIT_AUTHOR_EMAIL="t@x",
-        GIT_COMMITTER_NAME="t",
-        GIT_COMMITTER_EMAIL="t@x",
-    )
-    result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=120)
-    if check and result.returncode != 0:
-        raise AssertionError(f"git {' '.join(args)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
-    return result
 
 
 def memcli(*args: str, cwd: Path, input: str | None = None) -> str:
