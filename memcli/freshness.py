@@ -280,7 +280,8 @@ class Freshness:
                 self._save_cursor(after)
         else:
             turn, _ = sweep(held, {k: known[k][0] for k in held}, self._start)
-        verify = (set(disk) - set(held)) | turn
+        # A unit with no entry files (an AITEAM-X category file alone) is all in its quick stamp.
+        verify = (set(disk) - set(held)) | {key for key in turn if known[key][0]}
         for key in verify:
             rec = known.get(key)
             stamps = self.stamps(key, disk[key])
