@@ -485,9 +485,14 @@ class Store:
 
     def _write_files(self, agent: str, category: str, plan: dict[str, list[Entry]]) -> None:
         """Write each file of ``plan`` (key -> its entries; no entries: the file is deleted), then
-        tell the listeners.  Call under the lock."""
+        tell the listeners.  Call under the lock.  Not atomic as a whole: the order makes a crash
+        part-way leave copies, never losses (a summary before the files it folds are deleted)."""
         memory = self.layout.memory
-        for key, entries in plan.items():
+        # New files first, files that lose entries after, deletions last: a crash between two writes
+        # (kill -9 during a compaction) can leave an entry twice (its file and a summary), never none.
+        order = sorted(plan, key=lambda k: (not plan[k], os.path.lexists(memory / k)))
+        for key in order:
+            entries = plan[key]
             path = memory / key
             if entries:
                 atomic_write(path, vault.serialize(entries), memory)
