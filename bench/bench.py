@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from memcli import vault  # noqa: E402
-from memcli.vault import Entry  # noqa: E402
+from memcli.storage import vault  # noqa: E402
+from memcli.storage.vault import Entry  # noqa: E402
 
 WORDS = (
     "login redirect session token cache proxy stream socket event queue worker retry timeout deploy build test "
@@ -69,7 +69,7 @@ def generate(root: Path, entries: int, per_file: int = 100, entry_files: bool = 
         path = memory / agent / f"{category}.md"
         path.parent.mkdir(exist_ok=True)
         if entry_files:
-            from memcli.store import entry_file_name
+            from memcli.storage.store import entry_file_name
 
             folder = path.with_suffix("")
             folder.mkdir()
@@ -102,8 +102,8 @@ def timed(cmd: list[str], runs: int, cwd: Path, setup=None, ok=(0,)) -> float:
 
 def every_command(root: Path, runs: int) -> dict[str, float]:
     """The other commands, each on the vault at ``root`` (with a warm index)."""
-    from memcli.paths import Layout
-    from memcli.store import Store
+    from memcli.storage.paths import Layout
+    from memcli.storage.store import Store
 
     store = Store(Layout(root))
     newest = store.read("agent000", "lessons")[0].id
@@ -137,9 +137,9 @@ def every_command(root: Path, runs: int) -> dict[str, float]:
 
 
 def freshness_ms(root: Path, repeat: int = 200) -> float:
-    from memcli.index import SearchIndex
-    from memcli.paths import Layout
-    from memcli.store import Store
+    from memcli.search.index import SearchIndex
+    from memcli.storage.paths import Layout
+    from memcli.storage.store import Store
 
     time.sleep(2.1)  # files changed in the last 2 s are always hashed (their times could still move)
     index = SearchIndex(Store(Layout(root)))

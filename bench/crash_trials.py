@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from memcli import vault  # noqa: E402
-from memcli.paths import Layout  # noqa: E402
-from memcli.store import Store  # noqa: E402
+from memcli.storage import vault  # noqa: E402
+from memcli.storage.paths import Layout  # noqa: E402
+from memcli.storage.store import Store  # noqa: E402
 
 
 def memcli(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:

@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench import generate  # noqa: E402
-from memcli import vault  # noqa: E402
-from memcli.store import entry_file_name  # noqa: E402
+from memcli.storage import vault  # noqa: E402
+from memcli.storage.store import entry_file_name  # noqa: E402
 
 HOUR_AGO = time.time() - 3600
 

@@ -24,11 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from memcli import vault  # noqa: E402
-from memcli.index import SearchIndex  # noqa: E402
-from memcli.paths import Layout  # noqa: E402
-from memcli.store import Store, entry_file_name  # noqa: E402
-from memcli.vault import Entry  # noqa: E402
+from memcli.storage import vault  # noqa: E402
+from memcli.search.index import SearchIndex  # noqa: E402
+from memcli.storage.paths import Layout  # noqa: E402
+from memcli.storage.store import Store, entry_file_name  # noqa: E402
+from memcli.storage.vault import Entry  # noqa: E402
 
 KS = (5, 10, 25, 50)
 REFERENCE = [

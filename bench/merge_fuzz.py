@@ -69,9 +69,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from memcli.conversations import assign_ids, read_conversation, trimmed_ids  # noqa: E402
-from memcli.paths import Layout  # noqa: E402
-from memcli.store import Store  # noqa: E402
+from memcli.storage.conversations import assign_ids, read_conversation, trimmed_ids  # noqa: E402
+from memcli.storage.paths import Layout  # noqa: E402
+from memcli.storage.store import Store  # noqa: E402
 
 AGENTS = ("dev", "qa")
 CATEGORIES = ("decisions", "lessons", "tasks")

@@ -1,18 +1,18 @@
 """The operations that memcli's two faces share: the CLI (``memcli.cli``) and the MCP server
-(``memcli.mcp_server``) parse their input, call these and format the result, so that both
+(``memcli.agents.mcp_server``) parse their input, call these and format the result, so that both
 validate, refuse secrets, lock and stay fresh in the same way."""
 
 from __future__ import annotations
 
-from memcli import vault
+from memcli.storage import vault
 from memcli.errors import MemcliError
-from memcli.store import Located, Store
+from memcli.storage.store import Located, Store
 
 TYPE_CHECKING = False  # names for annotations only
 if TYPE_CHECKING:
     from typing import Any
 
-    from memcli.index import Hit
+    from memcli.search.index import Hit
 
 
 def check_text(text: str, where: str = "TEXT") -> str:
@@ -36,12 +36,12 @@ def check_secrets(text: str, allow: bool) -> None:
     """The one secret policy for what is written to the vault (conversations are redacted instead)."""
     if allow:
         return
-    from memcli import secret_scan
+    from memcli.storage import secrets
 
-    findings = secret_scan.scan(text)
+    findings = secrets.scan(text)
     if findings:
         raise MemcliError(
-            f"refusing to store what looks like a secret: {secret_scan.describe(findings)};"
+            f"refusing to store what looks like a secret: {secrets.describe(findings)};"
             " remove it (the CLI's --allow-secret stores it anyway)"
         )
 
@@ -85,7 +85,7 @@ def entries(
     limit: int | None = None,
 ) -> list[Located]:
     """Entries, newest first, of one agent and category if given, with a tag if given."""
-    from memcli.summary import HEAD
+    from memcli.search.summary import HEAD
 
     store.check(agent, category)
     if limit and limit <= HEAD and not tag:
@@ -102,7 +102,7 @@ def entries(
 
 def _newest(store: Store, agent: str | None, category: str | None, limit: int) -> list[Located]:
     """The ``limit`` newest entries, from the summary cache: only the files that hold them are read."""
-    from memcli.summary import Summaries
+    from memcli.search.summary import Summaries
 
     summaries = Summaries(store)
     heads = []
@@ -111,7 +111,7 @@ def _newest(store: Store, agent: str | None, category: str | None, limit: int) -
             try:
                 info = summaries.get(a, c)
             except MemcliError as exc:  # one unreadable file hides itself, never the others
-                from memcli.fsutil import warn
+                from memcli.storage.fsutil import warn
 
                 warn(f"{exc.message}; skipped")
                 continue
@@ -222,7 +222,7 @@ def search(
     store: Store, query: str, agent: str | None = None, category: str | None = None, limit: int | None = None
 ) -> tuple[list[Hit], str | None]:
     """The best matches, and a notice to pass on (an index rebuilt, a file skipped), if any."""
-    from memcli.index import SearchIndex
+    from memcli.search.index import SearchIndex
 
     store.check(agent, category)
     index = SearchIndex(store)

@@ -80,7 +80,7 @@ def _check(name: str, value: object, default: object, path: Path) -> object:
     if isinstance(default, tuple):
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
             raise MemcliError(f"{where} must be a non-empty list of names")
-        from memcli.paths import validate_agent  # categories follow the same naming rule
+        from memcli.storage.paths import validate_agent  # categories follow the same naming rule
 
         try:
             for v in value:
@@ -105,7 +105,7 @@ def _check(name: str, value: object, default: object, path: Path) -> object:
 def load_config(memory_dir: Path) -> Config:
     """The defaults, with what ``config.toml`` in ``memory_dir`` overrides."""
     path = memory_dir / "config.toml"
-    from memcli.fsutil import read_inside
+    from memcli.storage.fsutil import read_inside
 
     try:
         raw = read_inside(path, memory_dir)

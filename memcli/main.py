@@ -83,15 +83,15 @@ def main(argv: list[str] | None = None) -> int:
         if parsed and parsed[1][:1] == ["__complete"]:
             return _complete(parsed[0], parsed[1][1:])
         if parsed and parsed[1][:1] == ["merge-driver"]:  # run by git: no Typer, never a crash
-            from memcli.merge import run_driver
+            from memcli.git.merge import run_driver
 
             return run_driver(parsed[1][1:])
         if parsed and parsed[1][:1] == ["hook"] and len(parsed[1]) > 1:  # run by git hooks
-            from memcli.hooks import run as run_hook
+            from memcli.git.hooks import run as run_hook
 
             return run_hook(parsed[1][1], parsed[0])
         if parsed and parsed[1][:1] == ["agent-hook"]:  # run by an agent's session hooks: never fails
-            from memcli.agent_hook import run as run_agent_hook
+            from memcli.agents.hook import run as run_agent_hook
 
             return run_agent_hook(parsed[1][1:], parsed[0])
         if parsed and parsed[1] and parsed[1][0] in COMMANDS:
@@ -154,12 +154,12 @@ def _quiet_broken_pipe() -> int:
 
 def _complete(dir_option: str | None, what: list[str]) -> int:
     """Names for shell completion (agents or categories), one a line; never an error."""
-    from memcli.paths import find_layout
+    from memcli.storage.paths import find_layout
 
     try:
         layout = find_layout(dir_option)
         if what == ["agents"]:
-            from memcli.store import Store
+            from memcli.storage.store import Store
 
             names = Store(layout).agents()
         elif what == ["categories"]:

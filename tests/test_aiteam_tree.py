@@ -14,8 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-from memcli import vault
-from memcli.vault import Entry
+from memcli.storage import vault
+from memcli.storage.vault import Entry
 
 from .conftest import clean_env, entry_files, run, tree
 
@@ -124,8 +124,8 @@ def test_migrate_moves_every_entry_into_its_own_file_and_the_listing_stays_the_s
     assert len(names) == 4 and len(set(names)) == 4, "twins get a file each"
     for path in entry_files(root, "bmad-master", "lessons"):
         assert len(vault.parse(path.read_text())) == 1
-    from memcli.conversations import read_conversation
-    from memcli.paths import Layout
+    from memcli.storage.conversations import read_conversation
+    from memcli.storage.paths import Layout
 
     assert [m["text"] for m in read_conversation(Layout(root), "bmad-master")] == ["olá", "oi, tudo bem"]
     # Idempotent: nothing left to do, nothing changed.

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from memcli import vault
-from memcli.paths import Layout
-from memcli.store import Store
+from memcli.storage import vault
+from memcli.storage.paths import Layout
+from memcli.storage.store import Store
 
 from .conftest import conversation_text, entry_files, run
 
@@ -123,9 +123,9 @@ def test_a_rebuild_left_by_a_killed_search_goes_at_the_next_update(mem: Path):
 PENDING_BUILD = """
 import subprocess, sys
 from pathlib import Path
-from memcli.index import SearchIndex
-from memcli.paths import Layout
-from memcli.store import Store
+from memcli.search.index import SearchIndex
+from memcli.storage.paths import Layout
+from memcli.storage.store import Store
 
 class Index(SearchIndex):
     def _build(self, progress=True):
@@ -448,7 +448,8 @@ def test_a_manifest_record_changed_by_hand_costs_one_rebuild_not_every_search(me
 def test_a_compaction_cut_short_between_two_files_loses_no_entry(mem: Path, monkeypatch, crash_after: int):
     """The cap writes the summary first and deletes the folded entries' files after it: a crash
     between any two of those writes leaves an entry twice at worst (its file and the summary)."""
-    from memcli import compact, store as storage
+    from memcli.upkeep import compact
+    from memcli.storage import store as storage
 
     store = Store(Layout(mem))
     bodies = [f"lesson {i} about queues" for i in range(60)]

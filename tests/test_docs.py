@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from memcli.cli import docs
-from memcli.paths import Layout
-from memcli.store import Store
+from memcli.storage.paths import Layout
+from memcli.storage.store import Store
 
 from .conftest import ROOT, clean_env, run, run_on_terminal
 
@@ -204,8 +204,8 @@ def test_every_json_output_parses_with_the_documented_keys(mem: Path, args):
 
 def test_progress_bar_on_a_terminal_only(mem: Path):
     """Driven by entries, not files: 6,000 entries in two files show a bar; 250 small files do not."""
-    from memcli import vault
-    from memcli.vault import Entry
+    from memcli.storage import vault
+    from memcli.storage.vault import Entry
 
     folder = mem / ".memory" / "dev"
     folder.mkdir()

@@ -9,10 +9,10 @@ import time
 from pathlib import Path
 
 
-from memcli import vault
-from memcli.paths import Layout
-from memcli.sessions import DAY_MS, save_checkpoint
-from memcli.store import Store
+from memcli.storage import vault
+from memcli.storage.paths import Layout
+from memcli.storage.checkpoints import DAY_MS, save_checkpoint
+from memcli.storage.store import Store
 
 from .conftest import category_text, clean_env, conversation_text, entry_files, git, run
 

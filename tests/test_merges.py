@@ -12,8 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memcli import merge, vault
-from memcli.vault import Entry
+from memcli.git import merge
+
+from memcli.storage import vault
+from memcli.storage.vault import Entry
 
 from .conftest import category_text, clean_env, run
 

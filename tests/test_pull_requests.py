@@ -138,8 +138,8 @@ def test_eight_pull_requests_merged_without_a_driver_conflict_nowhere_and_lose_n
     assert len(summaries) == 1, [s["body"][:40] for s in summaries]
     assert sum(r["category"] == "projects" for r in rows) == 21
     # Every session's messages are there: the trimmed ones as insights, the rest as lines.
-    from memcli.conversations import read_conversation
-    from memcli.paths import Layout
+    from memcli.storage.conversations import read_conversation
+    from memcli.storage.paths import Layout
 
     texts = {m["text"] for m in read_conversation(Layout(final), "dev")}
     for i in range(TEAM):

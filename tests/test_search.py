@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memcli import vault
-from memcli.index import MANIFEST, Matcher, SearchIndex, _contexts, make_snippet
-from memcli.paths import Layout
-from memcli.store import Store
+from memcli.storage import vault
+from memcli.search.index import MANIFEST, Matcher, SearchIndex, _contexts, make_snippet
+from memcli.storage.paths import Layout
+from memcli.storage.store import Store
 
 from .conftest import category_text, entry_files, clean_env, git, lock_held, run
 
@@ -340,8 +340,8 @@ def test_in_a_large_tree_an_edit_in_place_is_seen_within_files_over_the_sweep_ch
     (which changes no folder) is seen within files / SWEEP_FILES checks, never missed for good."""
     import os
 
-    from memcli import freshness
-    from memcli.index import SearchIndex
+    from memcli.search import freshness
+    from memcli.search.index import SearchIndex
 
     store = Store(Layout(mem))
     for agent in ("dev", "qa", "ops"):

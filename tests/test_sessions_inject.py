@@ -12,11 +12,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memcli import extract, inject, vault
-from memcli.paths import Layout
-from memcli.sessions import DAY_MS, save_checkpoint
-from memcli.store import Store
-from memcli.vault import Entry
+from memcli.capture import extract
+
+from memcli.recall import block as inject
+
+from memcli.storage import vault
+from memcli.storage.paths import Layout
+from memcli.storage.checkpoints import DAY_MS, save_checkpoint
+from memcli.storage.store import Store
+from memcli.storage.vault import Entry
 
 from .conftest import FIXTURES, conversation_files, conversation_text, run
 
@@ -324,7 +328,7 @@ def test_a_malformed_conversation_line_is_kept_and_reported_never_dropped(mem: P
     assert "{not json" in path.read_text(), "compact keeps what it cannot read"
     texts = [m["text"] for m in json.loads(run("recover", "dev", "--json", cwd=mem, check=True).stdout)["messages"]]
     assert texts[-1] == FOUR[-1]["text"]
-    from memcli.conversations import read_conversation
+    from memcli.storage.conversations import read_conversation
 
     assert "typed by hand" in [m["text"] for m in read_conversation(Layout(mem), "dev")]
 
@@ -606,7 +610,7 @@ def windowed_conversations(draw):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(windowed_conversations())
 def test_saved_windows_store_every_message_once_whatever_repeats(tmp_path_factory, case):
-    from memcli import conversations
+    from memcli.storage import conversations
 
     conversation, windows = case
     root = tmp_path_factory.mktemp("windows")

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from memcli import vault
-from memcli.paths import Layout
-from memcli.store import Store
+from memcli.storage import vault
+from memcli.storage.paths import Layout
+from memcli.storage.store import Store
 
 from .conftest import (
     category_exists,
@@ -99,8 +99,8 @@ def test_provisional_ids_are_stable_until_written(mem: Path):
 
 ADDER = """
 import sys
-from memcli.paths import Layout
-from memcli.store import Store
+from memcli.storage.paths import Layout
+from memcli.storage.store import Store
 store = Store(Layout(__import__('pathlib').Path(sys.argv[1])))
 for i in range(10):
     store.add("dev", "lessons", f"worker {sys.argv[2]} lesson {i}")
@@ -536,13 +536,13 @@ def test_checkpoint_redacts_every_secret_wholly(mem: Path):
 
 
 def test_ordinary_developer_prose_is_never_taken_for_a_secret():
-    from memcli import secret_scan
+    from memcli.storage import secrets
 
     from .conftest import FIXTURES
 
     lines = [line for line in (FIXTURES / "dev-prose.txt").read_text().splitlines() if line.strip()]
     assert len(lines) >= 250
-    flagged = [(line, secret_scan.describe(secret_scan.scan(line))) for line in lines if secret_scan.scan(line)]
+    flagged = [(line, secrets.describe(secrets.scan(line))) for line in lines if secrets.scan(line)]
     assert flagged == []
 
 

@@ -455,7 +455,7 @@ def test_a_twin_never_takes_an_id_used_elsewhere_or_removed(mem: Path):
 
 
 def test_a_hand_written_file_with_closers_right_after_the_bodies_reads_whole(mem: Path):
-    from memcli import vault
+    from memcli.storage import vault
 
     text = "".join(f"<!-- id:{1700000000000 + n} -->\n## 2023-11-14T22:13\n\nnote {n}\n---\n\n" for n in range(300))
     text = text.rstrip("\n") + "\n"  # not as memcli writes them: the line parser reads them

@@ -9,8 +9,8 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memcli import vault
-from memcli.vault import Entry
+from memcli.storage import vault
+from memcli.storage.vault import Entry
 
 from .conftest import FIXTURES
 

@@ -7,7 +7,7 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memcli.words import analyze, stemmed_text, stemmed_texts
+from memcli.search.words import analyze, stemmed_text, stemmed_texts
 
 _ascii_words = st.one_of(
     st.text(string.ascii_letters + string.digits, min_size=1, max_size=12),

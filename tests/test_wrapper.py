@@ -7,8 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from memcli.paths import Layout
-from memcli.store import Store
+from memcli.storage.paths import Layout
+from memcli.storage.store import Store
 
 from .conftest import ROOT, clean_env, conversation_text, run
 

@@ -7,9 +7,9 @@ import sys
 
 from memcli import api, output
 from memcli.errors import MemcliError
-from memcli.fsutil import decode_text
-from memcli.paths import Layout, find_layout
-from memcli.store import Store
+from memcli.storage.fsutil import decode_text
+from memcli.storage.paths import Layout, find_layout
+from memcli.storage.store import Store
 
 STATE: dict[str, str | None] = {"dir": None}  # `memcli --dir PATH` as Typer parsed it
 
@@ -30,10 +30,10 @@ def open_store(dir_option: str | None) -> Store:
 
 
 def _update_index(store: Store, agent: str, category: str) -> None:
-    from memcli.freshness import MANIFEST
+    from memcli.search.freshness import MANIFEST
 
     if (store.layout.index_dir / MANIFEST).exists():  # no index yet: the next search builds it
-        from memcli.index import SearchIndex
+        from memcli.search.index import SearchIndex
 
         SearchIndex(store).update_after_write(agent, category)
 

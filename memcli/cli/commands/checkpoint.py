@@ -61,10 +61,14 @@ def run(
 ) -> int:
     import sys
 
-    from memcli import checkpoint, conversations, output
+    from memcli import output
+
+    from memcli.capture import session as checkpoint
+
+    from memcli.storage import conversations
     from memcli.cli import common
     from memcli.errors import MemcliError
-    from memcli.fsutil import decode_text
+    from memcli.storage.fsutil import decode_text
 
     store = common.open_store(dir_option)
     store.check(agent)

@@ -38,7 +38,7 @@ def run(
 ) -> int:
     from memcli import output
     from memcli.cli import common
-    from memcli.compact import compact
+    from memcli.upkeep.compact import compact
 
     store = common.open_store(dir_option)
     report = compact(store, dry_run=dry_run, if_due=if_due)

@@ -44,7 +44,7 @@ def run(
     from memcli.cli import common
     from memcli.errors import MemcliError
     from memcli.output import echo
-    from memcli.paths import PROJECT_NAME
+    from memcli.storage.paths import PROJECT_NAME
 
     store = common.open_store(dir_option)
     if agent == PROJECT_NAME:

@@ -33,11 +33,11 @@ outside git too (no hooks, no driver).""",
 def run(dir_option: str | None, no_hooks: bool = False, remove_hooks: bool = False, quiet: bool = False) -> int:
     from pathlib import Path
 
-    from memcli import initialize
+    from memcli.upkeep import initialize
     from memcli.cli import common
     from memcli import output
     from memcli.output import echo
-    from memcli.paths import MEMORY_DIR, Layout
+    from memcli.storage.paths import MEMORY_DIR, Layout
 
     layout = common.layout(dir_option, must_exist=False)
     if not (dir_option or common.env_dir()) and not layout.exists():
@@ -45,7 +45,7 @@ def run(dir_option: str | None, no_hooks: bool = False, remove_hooks: bool = Fal
         if top and not (Path.cwd() / MEMORY_DIR).is_dir():
             layout = Layout(top)
     if remove_hooks:
-        from memcli import hooks
+        from memcli.git import hooks
 
         for message in hooks.remove(layout.root) or ["no memcli hooks installed"]:
             echo(message)
@@ -56,7 +56,7 @@ def run(dir_option: str | None, no_hooks: bool = False, remove_hooks: bool = Fal
         for message in plan.messages or [f"{layout.memory} is already set up; nothing to do"]:
             echo(message)
         from memcli.errors import MemcliError
-        from memcli.store import MIGRATE_HINT, Store
+        from memcli.storage.store import MIGRATE_HINT, Store
 
         try:
             legacy = Store(layout).category_files() if layout.exists() else []

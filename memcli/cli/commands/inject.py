@@ -57,9 +57,9 @@ def run_inject(
     from memcli.output import warn
 
     try:
-        from memcli import inject
+        from memcli.recall import block as inject
         from memcli.errors import MemcliError
-        from memcli.paths import Layout, find_layout
+        from memcli.storage.paths import Layout, find_layout
 
         if command == "-":
             data = sys.stdin.buffer.read().decode("utf-8", "replace")  # the wrapper goes on, whatever came
@@ -89,7 +89,7 @@ def run_inject(
 
 
 def _explain(sel, budget: int, block: str) -> None:
-    from memcli.inject import tokens
+    from memcli.recall.block import tokens
 
     costs = sel.costs()
     out = [f"inject: {tokens(block)} of {budget} tokens"]

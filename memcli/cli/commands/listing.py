@@ -35,7 +35,9 @@ def run(
 ) -> int:
     import sys
 
-    from memcli import api, output, vault
+    from memcli import api, output
+
+    from memcli.storage import vault
     from memcli.cli import common
 
     rows = api.entries(common.open_store(dir_option), agent, category, tag, limit)

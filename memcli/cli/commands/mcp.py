@@ -26,7 +26,7 @@ Examples:
 
 
 def run(dir_option: str | None) -> int:
-    from memcli.mcp_server import serve
+    from memcli.agents.mcp_server import serve
 
     serve(dir_option)
     return 0

@@ -51,13 +51,13 @@ def run(
 
     from memcli import output
     from memcli.cli import common
-    from memcli.migrate import migrate
+    from memcli.upkeep.migrate import migrate
 
     store = common.open_store(dir_option)
     report = migrate(store, dry_run=dry_run, sources=[Path(s) for s in sources or []], agent=agent)
     if report.backups:  # the old files stay beside the new ones, out of git
         from memcli.errors import MemcliError
-        from memcli.initialize import ignore_backups
+        from memcli.upkeep.initialize import ignore_backups
 
         try:
             ignore_backups(store.layout)

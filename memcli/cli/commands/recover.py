@@ -25,7 +25,7 @@ Examples:
 def run(dir_option: str | None, agent: str, as_json: bool = False) -> int:
     from memcli import output
     from memcli.cli import common
-    from memcli.sessions import checkpoint_age_ms, recover
+    from memcli.storage.checkpoints import checkpoint_age_ms, recover
 
     store = common.open_store(dir_option)
     store.check(agent)

@@ -37,8 +37,8 @@ def run_search(
     as_json: bool = False,
 ) -> int:
     from memcli import api, output
-    from memcli.paths import find_layout
-    from memcli.store import Store
+    from memcli.storage.paths import find_layout
+    from memcli.storage.store import Store
 
     hits, notice = api.search(Store(find_layout(dir_option)), " ".join(query), agent, category, limit)
     if notice:

@@ -55,12 +55,12 @@ NEXT_STEPS = {
 
 
 def run(dir_option: str | None, client: str, agent: str = "dev", remove: bool = False, quiet: bool = False) -> int:
-    from memcli import integrations
+    from memcli.agents import clients
     from memcli.cli import common
     from memcli.output import echo
 
     store = common.open_store(dir_option)
-    changes = integrations.setup(store.layout, client, agent, remove, store.config.vault_lock_timeout)
+    changes = clients.setup(store.layout, client, agent, remove, store.config.vault_lock_timeout)
     if quiet:
         return 0
     for change in changes:

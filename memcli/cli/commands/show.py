@@ -30,7 +30,7 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
 
     from memcli import api, output
     from memcli.cli import common
-    from memcli.paths import PROJECT_NAME
+    from memcli.storage.paths import PROJECT_NAME
 
     store = common.open_store(dir_option)
     if agent == PROJECT_NAME:

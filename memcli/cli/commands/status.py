@@ -20,7 +20,7 @@ SPEC = CommandSpec(
 def run(dir_option: str | None, agent: str | None = None, as_json: bool = False) -> int:
     from memcli import output
     from memcli.cli import common
-    from memcli.status import full_status
+    from memcli.upkeep.status import full_status
 
     echo, plural = output.echo, output.plural
     store = common.open_store(dir_option)
@@ -43,7 +43,7 @@ def run(dir_option: str | None, agent: str | None = None, as_json: bool = False)
         )
         echo("  " + "  ".join(f"{c} {v['entries']}" for c, v in info["categories"].items()))
     if report["category_files"]:
-        from memcli.store import MIGRATE_HINT
+        from memcli.storage.store import MIGRATE_HINT
 
         echo("layout: " + MIGRATE_HINT.format(files=plural(len(report["category_files"]), "category file")))
     idx = report["index"]

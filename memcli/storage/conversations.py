@@ -28,11 +28,11 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from memcli.block import strip_injected
+from memcli.storage.injected_block import strip_injected
 from memcli.errors import MemcliError
-from memcli.fsutil import OutsideMemory, atomic_write, read_inside
-from memcli.fsutil import warn as _warn
-from memcli.paths import Layout, validate_agent
+from memcli.storage.fsutil import OutsideMemory, atomic_write, read_inside
+from memcli.storage.fsutil import warn as _warn
+from memcli.storage.paths import Layout, validate_agent
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:

@@ -74,7 +74,7 @@ class _Skip(Exception):
 
 
 def _parse(args: list[str]) -> tuple[str, str]:
-    from memcli.integrations import CLIENTS, DEFAULT_AGENT
+    from memcli.agents.clients import CLIENTS, DEFAULT_AGENT
 
     if not args or args[0] not in CLIENTS:
         raise _Skip("unknown client")
@@ -93,7 +93,7 @@ def _parse(args: list[str]) -> tuple[str, str]:
         else:
             raise _Skip(f"unknown argument {arg!r}")
     from memcli.errors import MemcliError
-    from memcli.paths import validate_agent
+    from memcli.storage.paths import validate_agent
 
     try:
         validate_agent(agent)  # it is printed into the agent's context: only a valid id
@@ -143,7 +143,7 @@ def _layout(client: str, payload: dict[str, Any], dir_option: str | None):
     from pathlib import Path
 
     from memcli.errors import NotInitialized
-    from memcli.paths import find_layout
+    from memcli.storage.paths import find_layout
 
     if dir_option or os.environ.get("MEMCLI_DIR"):
         return find_layout(dir_option)
@@ -167,9 +167,9 @@ def _layout(client: str, payload: dict[str, Any], dir_option: str | None):
 
 
 def _session_start(client: str, agent: str, payload: dict[str, Any], dir_option: str | None) -> str:
-    from memcli import inject
+    from memcli.recall import block as inject
     from memcli.config import load_config
-    from memcli.integrations import SHORT_GUIDE
+    from memcli.agents.clients import SHORT_GUIDE
 
     layout = _layout(client, payload, dir_option)
     budget = min(load_config(layout.memory).inject_budget, MAX_BLOCK_TOKENS)
@@ -190,9 +190,10 @@ def _session_start(client: str, agent: str, payload: dict[str, Any], dir_option:
 
 
 def _save(client: str, agent: str, payload: dict[str, Any], dir_option: str | None, close: bool) -> None:
-    from memcli import checkpoint, conversations
-    from memcli.fsutil import decode_text
-    from memcli.store import Store
+    from memcli.capture import session as checkpoint
+    from memcli.storage import conversations
+    from memcli.storage.fsutil import decode_text
+    from memcli.storage.store import Store
 
     path = payload.get("transcript_path")
     if not isinstance(path, str) or not path:

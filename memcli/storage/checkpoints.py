@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 import json
 
-from memcli.fsutil import atomic_write
-from memcli.paths import Layout, validate_agent
+from memcli.storage.fsutil import atomic_write
+from memcli.storage.paths import Layout, validate_agent
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def read_checkpoint(path: Path, within: Path) -> dict[str, Any] | None:
     import math
 
     from memcli.errors import MemcliError
-    from memcli.fsutil import read_inside
+    from memcli.storage.fsutil import read_inside
 
     try:
         data = json.loads(read_inside(path, within) or b"")
@@ -95,7 +95,7 @@ def current_session(layout: Layout, agent: str, chat_id: str | None, max_age_day
     not closed, is of the same chat (no chat id on either side counts as the same) and its file is
     there; else None: a new session.  A file that is gone (``git checkout`` of another branch)
     means a new file: two branches never write a file of the same name."""
-    from memcli.conversations import is_session_name, session_dir
+    from memcli.storage.conversations import is_session_name, session_dir
 
     data = recover(layout, agent, max_age_days)
     if data is None or data.get("closed") or not is_session_name(data.get("session")):

@@ -21,10 +21,10 @@ import re
 import time
 from pathlib import Path
 
-from memcli import vault
+from memcli.storage import vault
 from memcli.config import Config, load_config
 from memcli.errors import MemcliError, NotFound, VaultFormatError
-from memcli.fsutil import (
+from memcli.storage.fsutil import (
     NotAFile,
     OutsideMemory,
     is_inside,
@@ -36,8 +36,8 @@ from memcli.fsutil import (
     remove,
     warn,
 )
-from memcli.paths import CONVERSATIONS_DIR, Layout, validate_agent, validate_category
-from memcli.vault import Entry
+from memcli.storage.paths import CONVERSATIONS_DIR, Layout, validate_agent, validate_category
+from memcli.storage.vault import Entry
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -289,7 +289,7 @@ class Store:
             return []
         found = []
         if with_sessions:
-            from memcli.conversations import conversation_agents
+            from memcli.storage.conversations import conversation_agents
 
             found.extend(conversation_agents(self.layout))
             try:
@@ -381,7 +381,7 @@ class Store:
         memcli's merge driver registers it (git reads drivers only from config)."""
         if not self._git_checked:
             self._git_checked = True
-            from memcli.gitutil import ensure_merge_driver
+            from memcli.git.repo import ensure_merge_driver
 
             ensure_merge_driver(self.layout.root)
         return file_lock(self.layout.lock_path, self.config.vault_lock_timeout)

@@ -111,7 +111,7 @@ class Layout:
 
     def check_inside(self, path: Path) -> Path:
         """Refuse a write whose real location is outside ``.memory/`` (a symlink escape)."""
-        from memcli.fsutil import guard
+        from memcli.storage.fsutil import guard
 
         return guard(path, self.memory)
 

@@ -5,8 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from memcli import conversations, extract, secret_scan, sessions
-from memcli.store import Store
+from memcli.storage import conversations
+
+from memcli.capture import extract
+
+from memcli.storage import secrets
+
+from memcli.storage import checkpoints
+from memcli.storage.store import Store
 
 HANDOFF_TAGS = ["auto-handoff", "session-close"]
 EXTRACT_TAGS = ["auto-extract", "session-close"]
@@ -37,7 +43,7 @@ def redact_messages(messages: list[dict[str, Any]]) -> int:
 
     total = 0
     for m in progress(messages, "checking messages for secrets", threshold=2000):
-        m["text"], count = secret_scan.redact(m["text"])
+        m["text"], count = secrets.redact(m["text"])
         total += count
     return total
 
@@ -94,12 +100,12 @@ def save(
                     if extract.dedupe_key(item) not in known[category]:
                         known[category].add(extract.dedupe_key(item))
                         ids.append(store.add(agent, category, item, list(EXTRACT_TAGS)).id)
-        session = sessions.current_session(store.layout, agent, chat_id, config.checkpoint_max_age_days)
+        session = checkpoints.current_session(store.layout, agent, chat_id, config.checkpoint_max_age_days)
         session = session or conversations.new_session_name()
         result.new_messages = conversations.append_messages(store.layout, agent, messages, warn, session)
         if close:
             conversations.close_session(store.layout, agent, session)
-        sessions.save_checkpoint(
+        checkpoints.save_checkpoint(
             store.layout,
             agent,
             messages,

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import json
 import sys
-from memcli import vault
-from memcli.vault import Entry
+from memcli.storage import vault
+from memcli.storage.vault import Entry
 
 CONFLICT_TAG = "merge-conflict"
 
@@ -140,7 +140,7 @@ def _ts(line: bytes) -> float:
 
 def merge_conversation_bytes(base: bytes, ours: bytes, theirs: bytes) -> bytes:
     """A three-way merge of a conversation file by message id; trimmed ids from every side stay trimmed."""
-    from memcli.conversations import line_bytes
+    from memcli.storage.conversations import line_bytes
 
     (bm, bt, bo), (om, ot, oo), (tm, tt, to) = _lines(base), _lines(ours), _lines(theirs)
     trimmed = bt | ot | tt
@@ -196,7 +196,7 @@ def merge_bytes(path: str, base: bytes, ours: bytes, theirs: bytes) -> tuple[byt
     """Merge three versions of the memory file at ``path``.  Raises ValueError on unreadable input."""
     if is_conversation(path):
         return merge_conversation_bytes(base, ours, theirs), []
-    from memcli.fsutil import decode_text
+    from memcli.storage.fsutil import decode_text
 
     texts = [
         decode_text(data, version, ValueError)
@@ -282,7 +282,7 @@ def resolve_text(path: str, data: bytes) -> bytes:
 # ---------------------------------------------------------------- resolving by hand
 def _memory_files(layout) -> list:
     """Vault and conversation files of the memory tree (paths inside .memory/)."""
-    from memcli.paths import CONVERSATIONS_DIR
+    from memcli.storage.paths import CONVERSATIONS_DIR
 
     files = []
     memory = layout.memory
@@ -309,8 +309,8 @@ def resolve_all(layout) -> list[tuple[str, str]]:
     import os
     from pathlib import Path
 
-    from memcli.fsutil import atomic_write
-    from memcli.gitutil import git
+    from memcli.storage.fsutil import atomic_write
+    from memcli.git.repo import git
 
     done: list[tuple[str, str]] = []
     root = layout.root

@@ -7,7 +7,7 @@ parse stops everything, with nothing written); ``apply`` then writes each one at
 Running setup twice changes nothing; ``remove=True`` takes out exactly what setup put in
 (memcli's hook entries, its marked section, its own rule file) and keeps everything else.
 
-What the hooks run, ``memcli agent-hook CLIENT --agent ID``, is ``memcli.agent_hook``.
+What the hooks run, ``memcli agent-hook CLIENT --agent ID``, is ``memcli.agents.hook``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memcli.errors import MemcliError
-from memcli.paths import Layout, validate_agent
+from memcli.storage.paths import Layout, validate_agent
 
 CLIENTS = ("claude-code", "cursor", "codex")
 DEFAULT_AGENT = "dev"
@@ -84,7 +84,7 @@ def _is_ours(command: object, client: str) -> bool:
 def _target(root: Path, relative: str) -> Path:
     """The file to change: ``relative`` under ``root``, or where a symlink there leads if that is
     inside ``root`` too (``CLAUDE.md -> AGENTS.md``); never anything outside."""
-    from memcli.fsutil import is_inside
+    from memcli.storage.fsutil import is_inside
 
     path = root / relative
     if not is_inside(path.parent, root) or (os.path.lexists(path) and not is_inside(path, root)):
@@ -468,7 +468,7 @@ def setup(
     layout: Layout, client: str, agent: str = DEFAULT_AGENT, remove: bool = False, lock_timeout: float = 10.0
 ) -> list[Change]:
     """Plan and apply under memcli's lock (two setups at once take turns); the changes made."""
-    from memcli.fsutil import file_lock
+    from memcli.storage.fsutil import file_lock
 
     layout.require()
     with file_lock(layout.lock_path, lock_timeout, layout.memory):
@@ -498,7 +498,7 @@ def apply(layout: Layout, changes: list[Change], removing: bool = False) -> None
     """
     import contextlib
 
-    from memcli.fsutil import atomic_write, read_inside, remove, stage_write, sync_dir
+    from memcli.storage.fsutil import atomic_write, read_inside, remove, stage_write, sync_dir
 
     root = layout.root
     backups = layout.state / BACKUPS

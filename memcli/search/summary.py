@@ -18,9 +18,9 @@ import json
 import os
 import time
 
-from memcli import vault
-from memcli.freshness import RACY_NS, changed_ns, full_stamp, quick_stamp
-from memcli.store import Store, is_compaction_summary
+from memcli.storage import vault
+from memcli.search.freshness import RACY_NS, changed_ns, full_stamp, quick_stamp
+from memcli.storage.store import Store, is_compaction_summary
 
 SUMMARY = "summary.json"
 VERSION = 3  # 2: a category is its category file and its folder of entry files; 3: swept in turns
@@ -36,7 +36,7 @@ class Summaries:
         self.files: dict[str, list] = {}
         self.changed = False
         try:
-            from memcli.fsutil import read_inside
+            from memcli.storage.fsutil import read_inside
 
             data = json.loads(read_inside(self.path, store.layout.memory) or b"{}")
             if data.get("version") == VERSION and isinstance(data.get("files"), dict):
@@ -50,7 +50,7 @@ class Summaries:
         category while the cache holds at most SWEEP_FILES entry files, else a turn of them), as
         search does: a category whose folder did not change can only have been edited in place."""
         if self._verify is None:
-            from memcli.freshness import read_cursor, save_cursor, sweep
+            from memcli.search.freshness import read_cursor, save_cursor, sweep
 
             sizes = {k: rec[3] for k, rec in self.files.items() if len(rec) > 3}
             start = read_cursor(self.store.layout, CURSOR)
@@ -108,7 +108,7 @@ class Summaries:
         """Write the cache back if it learnt something (never an error: it is only a cache)."""
         if not self.changed or not self.store.layout.exists():
             return
-        from memcli.fsutil import atomic_write
+        from memcli.storage.fsutil import atomic_write
 
         known = {f"{a}/{c}" for a in self.store.agents() for c in self.store.categories}
         files = {k: v for k, v in self.files.items() if k in known}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memcli.errors import MemcliError
-from memcli.store import Store
+from memcli.storage.store import Store
 
 TYPE_CHECKING = False  # names for annotations only
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
             listed = ", ".join(known) if known else "none yet"
             raise MemcliError(f"no agent {agent!r} in {store.layout.memory} (agents: {listed})")
     agents = [agent] if agent else known
-    from memcli.summary import Summaries
+    from memcli.search.summary import Summaries
 
     summaries = Summaries(store)
     report: dict[str, Any] = {"root": str(store.layout.root), "agents": {}, "problems": []}
@@ -58,16 +58,19 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
 
 def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
     """The vault report plus checkpoints, the index, the last compaction and git."""
-    from memcli import compact_log, gitutil, hooks, sessions
+    from memcli.upkeep import compact_log
+    from memcli.git import repo
+    from memcli.git import hooks
+    from memcli.storage import checkpoints
 
     report = vault_status(store, agent)
     for name, info in report["agents"].items():
-        data = sessions.read_checkpoint(sessions.checkpoint_path(store.layout, name), store.layout.memory)
+        data = checkpoints.read_checkpoint(checkpoints.checkpoint_path(store.layout, name), store.layout.memory)
         if data is None:
             info["checkpoint"] = None
         else:
-            age = sessions.checkpoint_age_ms(data)
-            valid = age < store.config.checkpoint_max_age_days * sessions.DAY_MS
+            age = checkpoints.checkpoint_age_ms(data)
+            valid = age < store.config.checkpoint_max_age_days * checkpoints.DAY_MS
             info["checkpoint"] = {
                 "age_hours": round(age / 3_600_000, 2),
                 "valid": valid,
@@ -76,10 +79,10 @@ def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
     report["index"] = index_status(store)
     report["last_compaction"] = compact_log.last_run(store)
     root = store.layout.root
-    if gitutil.is_repo(root):
-        changes = gitutil.memory_changes(root) or []
+    if repo.is_repo(root):
+        changes = repo.memory_changes(root) or []
         report["git"] = {
-            "branch": gitutil.branch(root),
+            "branch": repo.branch(root),
             "uncommitted": len(changes),
             "changes": changes,
             "hooks": hooks.installed(root),
@@ -93,7 +96,7 @@ def index_status(store: Store) -> dict[str, Any]:
     """Whether the index exists and how many vault files changed since it was updated (without
     opening it: a manifest of another tantivy version shows as fresh here, and the next search
     rebuilds the index)."""
-    from memcli.freshness import MANIFEST, SCHEMA_VERSION, Freshness
+    from memcli.search.freshness import MANIFEST, SCHEMA_VERSION, Freshness
 
     folder = store.layout.index_dir
     if not (folder / "meta.json").is_file() or folder.is_symlink():

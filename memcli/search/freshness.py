@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 
 from memcli.errors import MemcliError
-from memcli.fsutil import read_inside, warn
-from memcli.paths import Layout
+from memcli.storage.fsutil import read_inside, warn
+from memcli.storage.paths import Layout
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -244,7 +244,7 @@ class Freshness:
             except MemcliError as exc:
                 warn(exc.message)
                 return None
-        from memcli.store import category_sources
+        from memcli.storage.store import category_sources
 
         try:
             sources = category_sources(self.layout.memory, agent, name)

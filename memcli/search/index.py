@@ -26,9 +26,9 @@ from pathlib import Path
 import tantivy as tv
 
 from memcli.errors import LockTimeout, MemcliError
-from memcli.fsutil import OutsideMemory, atomic_write, guard, make_dirs, remove, remove_tree, rename, warn
-from memcli.store import Store
-from memcli.freshness import (
+from memcli.storage.fsutil import OutsideMemory, atomic_write, guard, make_dirs, remove, remove_tree, rename, warn
+from memcli.storage.store import Store
+from memcli.search.freshness import (
     MANIFEST,
     SCHEMA_VERSION,
     Freshness,
@@ -38,8 +38,8 @@ from memcli.freshness import (
     sha1,
     stamp_of,
 )
-from memcli.snippets import Matcher, make_snippet
-from memcli.words import STOPWORDS, analyze, near_function_word, query_words, stemmed_texts
+from memcli.search.snippets import Matcher, make_snippet
+from memcli.search.words import STOPWORDS, analyze, near_function_word, query_words, stemmed_texts
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -219,7 +219,7 @@ class SearchIndex:
     def _documents(self, agent: str, category: str, sources: list[tuple[str, bytes]], removed, add) -> None:
         """Pass the documents of one category (its files' bytes) to ``add``; an unreadable file is
         left out with a warning."""
-        from memcli.store import parse_sources
+        from memcli.storage.store import parse_sources
 
         visible = self.store.visible(category, parse_sources(sources, self.layout.memory), removed)
         terms = stemmed_texts([e.body for e in visible])
@@ -251,7 +251,7 @@ class SearchIndex:
     ) -> None:
         """Replace the documents of the given units (``agent/category``; ``agent/.removed`` means
         all of that agent's categories)."""
-        from memcli.store import category_sources
+        from memcli.storage.store import category_sources
 
         units: dict[tuple[str, str], None] = {}
         for key in keys:
@@ -407,7 +407,7 @@ class SearchIndex:
             changed, restat = self.changed_files(manifest, agent)
             if not changed and not restat:
                 return []
-        from memcli.fsutil import file_lock
+        from memcli.storage.fsutil import file_lock
 
         rebuild = False
         try:
@@ -595,7 +595,7 @@ class SearchIndex:
         # The index failed while it was read: rebuild it if the lock is free, else answer from memory.
         self._index = None
         try:
-            from memcli.fsutil import file_lock
+            from memcli.storage.fsutil import file_lock
 
             with file_lock(self.layout.lock_path, SEARCH_LOCK_TIMEOUT):
                 self._rebuild(progress=False)

@@ -30,11 +30,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memcli import conversations, extract, vault
+from memcli.storage import conversations
+
+from memcli.capture import extract
+
+from memcli.storage import vault
 from memcli.errors import MemcliError
-from memcli.fsutil import decode_text, read_inside, rename
+from memcli.storage.fsutil import decode_text, read_inside, rename
 from memcli.output import progress
-from memcli.store import Store
+from memcli.storage.store import Store
 
 SECTION_MAP = {
     "decisões": "decisions",
@@ -168,8 +172,8 @@ def _migrate_flat_file(store: Store, path: Path, report: MigrateReport, dry_run:
 
 def _migrate_category_file(store: Store, agent: str, category: str, report: MigrateReport, dry_run: bool) -> None:
     """Move the entries of ``<agent>/<category>.md`` into entry files (call under the lock)."""
-    from memcli import store as storage
-    from memcli.fsutil import atomic_write
+    from memcli.storage import store as storage
+    from memcli.storage.fsutil import atomic_write
 
     layout = store.layout
     path = layout.category_file(agent, category)

@@ -2,7 +2,7 @@
 
 Built on the official ``mcp`` Python SDK (an optional extra: ``pip install "memcli[mcp]"``).
 Five tools — ``search``, ``add``, ``show``, ``list``, ``inject`` — each a thin face over
-``memcli.api`` and ``memcli.inject``, the functions the CLI calls: the same validation, secret
+``memcli.api`` and ``memcli.recall.block``, the functions the CLI calls: the same validation, secret
 refusal, locking and freshness.  Each call finds the memory again (``--dir``, ``MEMCLI_DIR`` or
 upwards from the folder the server started in) and reads the files as they are then, so
 writes by the CLI, git or another session are seen at once.  Every result is text for the model
@@ -48,8 +48,8 @@ def build_server(dir_option: str | None = None):
     )
 
     def store():
-        from memcli.paths import find_layout
-        from memcli.store import Store
+        from memcli.storage.paths import find_layout
+        from memcli.storage.store import Store
 
         return Store(find_layout(dir_option))
 
@@ -155,8 +155,8 @@ def build_server(dir_option: str | None = None):
     ) -> CallToolResult:
         """The memory block for an agent and a task: project, last session, relevant decisions and lessons, open
         tasks, within the token budget."""
-        from memcli import inject as injection
-        from memcli.paths import find_layout, validate_agent
+        from memcli.recall import block as injection
+        from memcli.storage.paths import find_layout, validate_agent
 
         validate_agent(agent)
         notes: list[str] = []

@@ -27,15 +27,21 @@ from typing import Any
 
 import json
 
-from memcli import conversations, extract, sessions, vault
-from memcli.errors import MemcliError
-from memcli.fsutil import atomic_write, read_inside, remove
-from memcli.output import progress
-from memcli.store import COMPACTED_TAG as COMPACTED
-from memcli.store import Store
-from memcli.vault import Entry
+from memcli.storage import conversations
 
-from memcli.compact_log import LOG, is_due, last_run  # noqa: F401  (the log's home)
+from memcli.capture import extract
+
+from memcli.storage import checkpoints
+
+from memcli.storage import vault
+from memcli.errors import MemcliError
+from memcli.storage.fsutil import atomic_write, read_inside, remove
+from memcli.output import progress
+from memcli.storage.store import COMPACTED_TAG as COMPACTED
+from memcli.storage.store import Store
+from memcli.storage.vault import Entry
+
+from memcli.upkeep.compact_log import LOG, is_due, last_run  # noqa: F401  (the log's home)
 
 
 @dataclass
@@ -248,17 +254,17 @@ def _step_checkpoints(store: Store, report: CompactReport, dry: bool) -> None:
     if not folder.is_dir():
         return
     now = int(time.time() * 1000)
-    max_age = store.config.checkpoint_max_age_days * sessions.DAY_MS
+    max_age = store.config.checkpoint_max_age_days * checkpoints.DAY_MS
     for path in sorted(folder.glob("*.json")):
-        data = sessions.read_checkpoint(path, store.layout.memory)
-        if data is not None and sessions.checkpoint_age_ms(data, now) <= max_age:
+        data = checkpoints.read_checkpoint(path, store.layout.memory)
+        if data is not None and checkpoints.checkpoint_age_ms(data, now) <= max_age:
             continue
         report.checkpointsCleaned += 1
         report.actions.append(f"delete {'corrupt' if data is None else 'stale'} checkpoint {path.name}")
         if not dry:
             with store.lock():  # a checkpoint saved meanwhile is fresh: keep it
-                data = sessions.read_checkpoint(path, store.layout.memory)
-                if data is None or sessions.checkpoint_age_ms(data, now) > max_age:
+                data = checkpoints.read_checkpoint(path, store.layout.memory)
+                if data is None or checkpoints.checkpoint_age_ms(data, now) > max_age:
                     remove(path, store.layout.memory)
 
 
@@ -312,7 +318,7 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
     _step_cap(store, report, dry_run, unreadable)
     _step_legacy(store, report, dry_run)
     if not dry_run:
-        from memcli.index import SearchIndex
+        from memcli.search.index import SearchIndex
 
         try:
             left = SearchIndex(store).ensure_fresh(lock_timeout=store.config.vault_lock_timeout, progress=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.words import STOPWORDS, WORD_RE, analyze, near_function_word
+from memcli.search.words import STOPWORDS, WORD_RE, analyze, near_function_word
 
 
 def _edit_distance(a: str, b: str, limit: int) -> int:

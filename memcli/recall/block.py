@@ -13,11 +13,11 @@ from __future__ import annotations
 import math
 import re
 
-from memcli import vault
-from memcli.block import END, START, neutralise
+from memcli.storage import vault
+from memcli.storage.injected_block import END, START, neutralise
 from memcli.errors import MemcliError
-from memcli.paths import Layout
-from memcli.store import Store
+from memcli.storage.paths import Layout
+from memcli.storage.store import Store
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ def gather(
     """Everything the block could hold, before the budget is applied.  Never raises MemcliError."""
     sel = Selection()
     try:
-        from memcli.fsutil import read_inside
+        from memcli.storage.fsutil import read_inside
 
         project = (read_inside(layout.project_file, layout.memory) or b"").decode("utf-8")
         sel.project = _COMMENT.sub("", project)  # notes for humans, not for the agent
@@ -148,7 +148,7 @@ def gather(
             sel.project = ""  # the template as `init` wrote it, or headings alone: nothing to say
     except (OSError, UnicodeDecodeError, MemcliError) as exc:
         warn(f"cannot read {layout.project_file}: {getattr(exc, 'message', None) or exc}")
-    if isinstance(instructions, str):  # an agent hook's own advice (memcli.integrations.SHORT_GUIDE)
+    if isinstance(instructions, str):  # an agent hook's own advice (memcli.agents.clients.SHORT_GUIDE)
         sel.instructions = instructions
     elif instructions:
         categories = ",".join(store.categories) if store else "decisions,lessons,tasks,projects,handoffs"
@@ -181,7 +181,7 @@ def gather(
         if command.strip():
             fresh = index is None  # one freshness check serves both searches
             if index is None:
-                from memcli.index import SearchIndex
+                from memcli.search.index import SearchIndex
 
                 index = SearchIndex(store)
             # Only entries that hold the task's words: a neighbour's match costs tokens and helps nothing.
@@ -203,7 +203,7 @@ def gather(
                 sel.tasks.extend(Item(t, e.id) for t in vault.open_tasks(e.body))
 
     def snapshot() -> None:
-        from memcli.sessions import recover
+        from memcli.storage.checkpoints import recover
 
         data = recover(layout, agent, config.checkpoint_max_age_days)
         if data:
@@ -334,7 +334,7 @@ def build(
 ) -> tuple[Selection, int]:
     """The selection for an agent and a command, fitted to the budget; never raises MemcliError."""
     from memcli.config import Config, load_config
-    from memcli.paths import validate_agent
+    from memcli.storage.paths import validate_agent
 
     store: Store | None = None
     if layout.exists():

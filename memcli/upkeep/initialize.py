@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memcli.errors import MemcliError
-from memcli.fsutil import atomic_write, read_text
-from memcli.paths import Layout
+from memcli.storage.fsutil import atomic_write, read_text
+from memcli.storage.paths import Layout
 
 PROJECT_TEMPLATE = """# Project
 
@@ -134,27 +134,27 @@ def plan_init(layout: Layout, hooks: bool = True) -> InitPlan:
     _append_lines(layout.root / ".gitattributes", GITATTRIBUTES_LINES, plan, OBSOLETE_GITATTRIBUTES)
     _append_lines(layout.root / ".gitignore", GITIGNORE_LINES, plan)
     if hooks:
-        from memcli import hooks as git_hooks
+        from memcli.git import hooks as git_hooks
 
         plan.hooks = git_hooks.plan_install(layout.root)
     return plan
 
 
 def apply_init(plan: InitPlan) -> None:
-    from memcli.fsutil import make_dirs
+    from memcli.storage.fsutil import make_dirs
 
     for path in plan.create_dirs:
         make_dirs(path, plan.root)
     for path, text in plan.write_files.items():
         atomic_write(path, text, plan.root)
-    from memcli import gitutil
+    from memcli.git import repo
 
-    registered = gitutil.merge_driver_registered(plan.root)
+    registered = repo.merge_driver_registered(plan.root)
     if registered is not None:
-        gitutil.register_merge_driver(plan.root)  # always: it may name a newer memcli
+        repo.register_merge_driver(plan.root)  # always: it may name a newer memcli
         if not registered:
             plan.messages.append("registered memcli's merge driver in this clone's git config")
     if plan.hooks:
-        from memcli import hooks as git_hooks
+        from memcli.git import hooks as git_hooks
 
         plan.messages.extend(git_hooks.install(plan.hooks))

@@ -8,8 +8,8 @@ import json
 import time
 from datetime import datetime
 
-from memcli.fsutil import read_inside
-from memcli.store import Store
+from memcli.storage.fsutil import read_inside
+from memcli.storage.store import Store
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -33,8 +33,8 @@ import sys
 from pathlib import Path
 
 from memcli.errors import MemcliError
-from memcli.fsutil import atomic_write, remove as remove_file, rename
-from memcli.gitutil import git
+from memcli.storage.fsutil import atomic_write, remove as remove_file, rename
+from memcli.git.repo import git
 
 HOOKS = ("post-checkout", "post-merge", "post-rewrite", "pre-commit")
 HOOK_LOCK_TIMEOUT = 1.0  # seconds a hook waits for the memory lock, at most, per file
@@ -291,8 +291,8 @@ def installed(root: Path) -> dict[str, bool]:
 def run(name: str, dir_option: str | None) -> int:
     """What ``memcli hook NAME`` does, run by the hooks above.  Always exits 0."""
     try:
-        from memcli.paths import find_layout
-        from memcli.store import Store
+        from memcli.storage.paths import find_layout
+        from memcli.storage.store import Store
 
         try:
             layout = find_layout(dir_option)
@@ -304,7 +304,7 @@ def run(name: str, dir_option: str | None) -> int:
             if message:
                 sys.stderr.write(f"memcli: {message}\n")
         elif name in HOOKS:
-            from memcli.index import SearchIndex
+            from memcli.search.index import SearchIndex
 
             SearchIndex(store).ensure_fresh(lock_timeout=1.0, progress=False)
     except BaseException as exc:  # a hook never fails git; say what went wrong in one line
@@ -333,7 +333,8 @@ def compact_for_commit(store) -> str | None:
 
     Returns what was done, or None when it did nothing.
     """
-    from memcli import compact, compact_log
+    from memcli.upkeep import compact
+    from memcli.upkeep import compact_log
 
     top = _toplevel(store.layout.root)
     if top is None or _in_progress(top):
@@ -350,7 +351,7 @@ def compact_for_commit(store) -> str | None:
     if unstaged or untracked or not compact_log.is_due(store):
         return None
     from memcli.errors import LockTimeout
-    from memcli.fsutil import file_lock
+    from memcli.storage.fsutil import file_lock
 
     try:  # a commit never waits on another memcli process: compaction waits for a later commit
         with file_lock(store.layout.lock_path, 0):

@@ -1,0 +1,1 @@
+"""Agents' own extension points: setup for each client, the agent hook, the MCP server."""

@@ -1,0 +1,1 @@
+"""What a session saves: conversations checkpointed, sessions closed, insights extracted."""

@@ -1,0 +1,1 @@
+"""Everything that runs git: the repository lookup, the merge driver, resolve, and the git hooks."""

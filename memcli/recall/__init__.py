@@ -1,0 +1,1 @@
+"""What memory goes into a prompt: the block inject prints."""

@@ -1,0 +1,1 @@
+"""Looking after a memory tree: init, status, compaction, migration."""
