@@ -105,7 +105,7 @@ def _newest(store: Store, agent: str | None, category: str | None, limit: int) -
     from memcli.search.summary import Summaries
 
     summaries = Summaries(store)
-    heads = []
+    heads: list[tuple[int, int, str, str]] = []
     for a in [agent] if agent else store.agents():
         for c in [category] if category else store.categories:
             try:
@@ -120,7 +120,7 @@ def _newest(store: Store, agent: str | None, category: str | None, limit: int) -
     heads.sort(key=lambda h: h[0], reverse=True)
     chosen = heads[:limit]
     files = {(a, c): store.read(a, c) for _, _, a, c in chosen}
-    rows = []
+    rows: list[Located] = []
     for _, entry_id, a, c in chosen:
         entry = next((e for e in files[(a, c)] if e.id == entry_id and not any(r.entry is e for r in rows)), None)
         if entry is not None:

@@ -25,6 +25,8 @@ Every key, its section and its default (README "Configuration" lists the same)::
 
 from __future__ import annotations
 
+import sys
+
 from pathlib import Path
 
 from memcli.errors import MemcliError
@@ -115,9 +117,9 @@ def load_config(memory_dir: Path) -> Config:
         raise MemcliError(f"cannot read {path}: {exc.strerror}") from None
     if raw is None:
         return Config()
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ModuleNotFoundError:  # Python 3.10
+    else:  # Python 3.10
         import tomli as tomllib
     try:
         data = tomllib.loads(raw.decode("utf-8"))

@@ -29,10 +29,6 @@ class NotFound(MemcliError):
     pass
 
 
-class SecretFound(MemcliError):
-    pass
-
-
 class LockTimeout(MemcliError):
     pass
 

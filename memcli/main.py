@@ -1,6 +1,9 @@
-"""Entry point.  ``search`` and ``inject`` run on every agent prompt, so they take a
-fast path that never imports Typer, rich or GitPython; every other command (and
-``--help``, and any argument the fast path does not understand) goes through Typer.
+"""Entry point.  Every command runs on a path that never imports Typer, rich or GitPython
+(``memcli.cli.fast`` parses its arguments from the command's spec): ``search`` and ``inject``
+run on every agent prompt, and Typer alone costs 60-200 ms to import.  Typer is loaded only
+for ``--help``, shell completion, and a command line the fast parser does not accept (a usage
+error, printed with Typer's wording and suggestions).  git and agents' hooks call their own
+entry points here (``merge-driver``, ``hook``, ``agent-hook``), which never fail their caller.
 """
 
 from __future__ import annotations
@@ -100,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             if parsed[1][0] in TEXT_COMMANDS:
                 argv = protect_text(argv)
                 parsed = split_global(argv)
+                assert parsed is not None  # protect_text only moves arguments after the command
             code = fast.run(parsed[1][0], parsed[1][1:], parsed[0])
             if code is not None:
                 return code

@@ -100,10 +100,6 @@ def warn(message: str) -> None:
     sys.stderr.write(f"memcli: warning: {message}\n")
 
 
-def error(message: str) -> None:
-    sys.stderr.write(f"memcli: error: {message}\n")
-
-
 def is_interactive() -> bool:
     try:
         return sys.stdin.isatty() and sys.stdout.isatty()

@@ -537,7 +537,16 @@ def test_agent_integrations_add_no_start_up_cost_to_search_and_inject(mem: Path)
     for args in (["search", "lean"], ["inject", "dev", "lean"]):
         modules = imported_modules(args, mem)
         assert "tantivy" in modules
-        heavy = {"mcp", "pydantic", "typer", "orjson", "memcli.agents.clients", "memcli.agents.hook", "memcli.agents.mcp_server"}
+        heavy = {
+            "mcp",
+            "pydantic",
+            "typer",
+            "orjson",
+            "memcli.agents.setup",
+            "memcli.agents.files",
+            "memcli.agents.hook",
+            "memcli.agents.mcp_server",
+        }
         assert not heavy & modules, args
 
 

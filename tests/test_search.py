@@ -14,7 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memcli.storage import vault
-from memcli.search.index import MANIFEST, Matcher, SearchIndex, _contexts, make_snippet
+from memcli.search.freshness import MANIFEST
+from memcli.search.index import SearchIndex
+from memcli.search.ranking import neighbour_terms
+from memcli.search.snippets import Matcher, make_snippet
 from memcli.storage.paths import Layout
 from memcli.storage.store import Store
 
@@ -332,7 +335,7 @@ def test_a_neighbour_of_an_identifier_never_beats_two_direct_words(mem: Path):
 def test_an_entrys_context_holds_the_terms_of_its_neighbours_and_not_its_own(terms, span):
     terms = [f"{t} n{i}".strip() for i, t in enumerate(terms)]  # each entry's terms told apart
     expected = [" ".join(terms[max(0, i - span) : i] + terms[i + 1 : i + 1 + span]).split() for i in range(len(terms))]
-    assert [c.split() for c in _contexts(terms, span)] == expected
+    assert [c.split() for c in neighbour_terms(terms, span)] == expected
 
 
 def test_in_a_large_tree_an_edit_in_place_is_seen_within_files_over_the_sweep_checks(mem: Path, monkeypatch):

@@ -230,7 +230,7 @@ def test_headers_that_split_into_tags_many_ways_are_refused_in_linear_time(tmp_p
     """A line like "## 2024-01-01 · #a#a#a…" followed by a character no header allows used to take
     exponential time to refuse (40 pairs: days); run in a process so a regression cannot hang the suite."""
     script = (
-        "from memcli import vault\n"
+        "from memcli.storage import vault\n"
         "tags = '#a' * 40\n"
         "line = '## 2024-01-01 \\u00b7 ' + tags + '\\x0c'\n"
         "assert not vault._is_special(line)\n"

@@ -74,7 +74,7 @@ class _Skip(Exception):
 
 
 def _parse(args: list[str]) -> tuple[str, str]:
-    from memcli.agents.clients import CLIENTS, DEFAULT_AGENT
+    from memcli.agents.wiring import CLIENTS, DEFAULT_AGENT
 
     if not args or args[0] not in CLIENTS:
         raise _Skip("unknown client")
@@ -169,7 +169,7 @@ def _layout(client: str, payload: dict[str, Any], dir_option: str | None):
 def _session_start(client: str, agent: str, payload: dict[str, Any], dir_option: str | None) -> str:
     from memcli.recall import block as inject
     from memcli.config import load_config
-    from memcli.agents.clients import SHORT_GUIDE
+    from memcli.agents.wiring import SHORT_GUIDE
 
     layout = _layout(client, payload, dir_option)
     budget = min(load_config(layout.memory).inject_budget, MAX_BLOCK_TOKENS)

@@ -84,7 +84,7 @@ def build_server(dir_option: str | None = None):
         agent: OptionalAgent = None,
         category: OptionalCategory = None,
         limit: Limit = None,
-    ) -> CallToolResult:
+    ) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
         """Search the memory (BM25, typo-tolerant): the best matching entries, best first."""
         from memcli import api
 
@@ -102,7 +102,7 @@ def build_server(dir_option: str | None = None):
             str, Field(min_length=1, description="The entry: one fact, a line or two; #hashtags become tags.")
         ],
         tags: Annotated[Optional[list[str]], Field(description="More tags, one word each.")] = None,
-    ) -> CallToolResult:
+    ) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
         """Add an entry to an agent's memory and return its id (secrets are refused)."""
         from memcli import api
 
@@ -115,7 +115,7 @@ def build_server(dir_option: str | None = None):
     def show(
         agent: Agent,
         id: Annotated[int, Field(ge=0, description="The entry's id (from search or list).")],
-    ) -> CallToolResult:
+    ) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
         """One entry in full."""
         from memcli import api
 
@@ -131,7 +131,7 @@ def build_server(dir_option: str | None = None):
         limit: Annotated[
             Optional[int], Field(ge=1, le=1000, description="At most this many entries [default: 20].")
         ] = None,
-    ) -> CallToolResult:
+    ) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
         """Entries, newest first."""
         from memcli import api
 
@@ -152,7 +152,7 @@ def build_server(dir_option: str | None = None):
             Optional[str], Field(description="What the agent is asked to do: picks the relevant decisions and lessons.")
         ] = None,
         budget: Annotated[Optional[int], Field(ge=1, le=100_000, description="Token budget [default: 2000].")] = None,
-    ) -> CallToolResult:
+    ) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
         """The memory block for an agent and a task: project, last session, relevant decisions and lessons, open
         tasks, within the token budget."""
         from memcli.recall import block as injection
@@ -203,7 +203,7 @@ def serve(dir_option: str | None = None) -> None:
     os.environ.setdefault("RUST_BACKTRACE", "0")
 
     class Input(io.TextIOWrapper):
-        def readline(self, size: int = -1) -> str:
+        def readline(self, size: int = -1) -> str:  # type: ignore[override]  # typeshed's MRO for TextIOWrapper
             return _clean_line(super().readline(size))
 
     async def main() -> None:

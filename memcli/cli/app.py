@@ -86,20 +86,20 @@ def run(argv: list[str]) -> int:
     """
     import sys
 
-    from typer._click import exceptions as click_errors
+    from typer.exceptions import TyperException  # Click's exceptions (vendored by Typer) derive from it
 
     try:
         result = app(args=argv, prog_name="memcli", standalone_mode=False)
-    except click_errors.NoArgsIsHelpError as exc:
-        sys.stdout.write(exc.ctx.get_help() + "\n")
-        return 0
-    except click_errors.UsageError as exc:
-        where = exc.ctx.command_path if exc.ctx is not None else "memcli"
+    except TyperException as exc:
+        ctx = getattr(exc, "ctx", None)  # a usage error knows its command
+        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            sys.stdout.write(ctx.get_help() + "\n")
+            return 0
         message = " ".join(exc.format_message().split())
-        sys.stderr.write(f"memcli: error: {message} (see '{where} --help')\n")
-        return exc.exit_code
-    except click_errors.ClickException as exc:
-        sys.stderr.write(f"memcli: error: {' '.join(exc.format_message().split())}\n")
+        if hasattr(exc, "ctx"):
+            where = ctx.command_path if ctx is not None else "memcli"
+            message += f" (see '{where} --help')"
+        sys.stderr.write(f"memcli: error: {message}\n")
         return exc.exit_code
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -76,7 +77,7 @@ def commands() -> tuple[list[Opt], list[Cmd]]:
 
     from memcli.cli.app import app
 
-    group = typer.main.get_command(app)
+    group: Any = typer.main.get_command(app)  # a Typer group: list_commands, get_command
     ctx = group.make_context("memcli", ["--help"], resilient_parsing=True)
 
     def opts(cmd) -> list[Opt]:
@@ -387,7 +388,7 @@ def help_text(line: str) -> str:
 
     from memcli.cli.app import app
 
-    group = get_command(app)
+    group: Any = get_command(app)
     words = line.split()[1:-1]
     ctx = group.make_context(
         "memcli",

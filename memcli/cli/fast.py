@@ -134,7 +134,7 @@ def typer_command(spec: CommandSpec, impl):
             annotation = bool
         elif p.kind == "options":
             default = typer.Option(None, *p.flags, show_default=False, **extra)
-            annotation = Optional[List[p.type]]
+            annotation = Optional[List[p.type]]  # type: ignore[name-defined]  # built at run time
         else:
             default = typer.Option(p.default, *p.flags, show_default=p.default is not None, **extra)
             annotation = p.type if p.default is not None else Optional[p.type]

@@ -47,6 +47,7 @@ class Param:
         self,
         name: str,
         kind: str,
+        *,
         flags: tuple[str, ...] = (),
         type: type = str,
         default=None,
@@ -78,26 +79,41 @@ def module_name(command: str) -> str:
 
 
 def json_flag(what: str = "Print the result as JSON.") -> Param:
-    return Param("as_json", "flag", ("--json",), bool, False, what)
+    return Param("as_json", "flag", flags=("--json",), type=bool, default=False, help=what)
 
 
 def quiet_flag(what: str = "Print nothing on success.") -> Param:
-    return Param("quiet", "flag", ("--quiet", "-q"), bool, False, what)
+    return Param("quiet", "flag", flags=("--quiet", "-q"), type=bool, default=False, help=what)
 
 
 def tag_option(what: str = "A tag (repeatable); #hashtags in the text count too.") -> Param:
-    return Param("tag", "options", ("--tag", "-t"), str, None, what, "TAG")
+    return Param("tag", "options", flags=("--tag", "-t"), type=str, default=None, help=what, metavar="TAG")
 
 
 ALLOW_SECRET = Param(
-    "allow_secret", "flag", ("--allow-secret",), bool, False, "Store text even if it looks like a secret."
+    "allow_secret",
+    "flag",
+    flags=("--allow-secret",),
+    type=bool,
+    default=False,
+    help="Store text even if it looks like a secret.",
 )
-DRY_RUN = Param("dry_run", "flag", ("--dry-run",), bool, False, "Say what would change; change nothing.")
+DRY_RUN = Param(
+    "dry_run", "flag", flags=("--dry-run",), type=bool, default=False, help="Say what would change; change nothing."
+)
 
 
 def limit_option(default_note: str = "") -> Param:
     return Param(
-        "limit", "option", ("--limit", "-n"), int, None, f"At most N results{default_note}.", "N", min=1, max=1_000_000
+        "limit",
+        "option",
+        flags=("--limit", "-n"),
+        type=int,
+        default=None,
+        help=f"At most N results{default_note}.",
+        metavar="N",
+        min=1,
+        max=1_000_000,
     )
 
 
@@ -117,18 +133,18 @@ def entry_id_argument(what: str = "The entry's id (see `memcli list`).") -> Para
 
 
 def agent_option(what: str = "Only this agent's entries.") -> Param:
-    return Param("agent", "option", ("--agent", "-a"), help=what, metavar="AGENT")
+    return Param("agent", "option", flags=("--agent", "-a"), help=what, metavar="AGENT")
 
 
 def category_option(what: str = "Only this category.") -> Param:
-    return Param("category", "option", ("--category", "-c"), help=what, metavar="CATEGORY")
+    return Param("category", "option", flags=("--category", "-c"), help=what, metavar="CATEGORY")
 
 
 # Accepted after the command too (`memcli list --dir ../other`); `memcli --dir PATH CMD` as ever.
 DIR = Param(
     "dir",
     "option",
-    ("--dir",),
+    flags=("--dir",),
     help="Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards).",
     metavar="PATH",
 )

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from memcli.errors import MemcliError
 from memcli.storage.fsutil import atomic_write, remove as remove_file, rename
-from memcli.git.repo import git
+from memcli.git.repo import git, toplevel
 
 HOOKS = ("post-checkout", "post-merge", "post-rewrite", "pre-commit")
 HOOK_LOCK_TIMEOUT = 1.0  # seconds a hook waits for the memory lock, at most, per file
@@ -99,12 +99,12 @@ def _read(path: Path) -> str | None:
 
 def _ours(path: Path) -> bool:
     text = _read(path)
-    return bool(text) and _ANY_MARKER in text and BLOCK_START not in text
+    return text is not None and _ANY_MARKER in text and BLOCK_START not in text
 
 
 def _has_block(path: Path) -> bool:
     text = _read(path)
-    return bool(text) and BLOCK_START in text
+    return text is not None and BLOCK_START in text
 
 
 class Folder:
@@ -128,13 +128,6 @@ def hooks_folder(root: Path) -> Folder | None:
     real, real_common = Path(os.path.realpath(path)), Path(os.path.realpath(common))
     shared = real != real_common / "hooks" and real_common not in real.parents
     return Folder(path, shared)
-
-
-def _toplevel(root: Path) -> Path | None:
-    result = git(root, "rev-parse", "--show-toplevel")
-    if not result or result.returncode != 0 or not result.stdout.strip():
-        return None
-    return Path(result.stdout.strip())
 
 
 def _dirs_in(text: str | None) -> list[str]:
@@ -192,7 +185,7 @@ def _without_block(text: str) -> str:
 def plan_install(root: Path) -> list[tuple[str, Path, object]]:
     """The hook changes for the memory tree in ``root``, checked before anything is written; [] outside git."""
     found = hooks_folder(root)
-    top = _toplevel(root)
+    top = toplevel(root)
     if found is None or top is None:
         return []
     folder, shared = found.path, found.shared
@@ -336,7 +329,7 @@ def compact_for_commit(store) -> str | None:
     from memcli.upkeep import compact
     from memcli.upkeep import compact_log
 
-    top = _toplevel(store.layout.root)
+    top = toplevel(store.layout.root)
     if top is None or _in_progress(top):
         return None
     index_file = os.environ.get("GIT_INDEX_FILE")

@@ -71,13 +71,16 @@ def merge_entries(base: list[Entry], ours: list[Entry], theirs: list[Entry]) -> 
             continue  # removed on both sides, or on one side of an entry only the base had
         if base_e is None:
             if ours_e is None or theirs_e is None or ours_e.content() == theirs_e.content():
-                result.append(ours_e or theirs_e)
+                added = ours_e or theirs_e
+                assert added is not None  # not both: that case went on above
+                result.append(added)
             else:
                 result.extend((ours_e, copy_of(theirs_e)))
                 notes.append(f"both sides added a different entry {key[0]}: kept both, theirs as {result[-1].id}")
             continue
         if ours_e is None or theirs_e is None:
             kept = ours_e or theirs_e
+            assert kept is not None
             if kept.content() != base_e.content():
                 result.append(kept)
                 notes.append(f"entry {key[0]} was removed on one side and edited on the other: kept the edit")
@@ -187,7 +190,9 @@ def is_vault_file(path: str) -> bool:
     try:  # categories that the tree's config.toml adds
         from memcli.config import load_config
 
-        return category in load_config(PurePath(*memory)).vault_categories
+        from pathlib import Path
+
+        return category in load_config(Path(*memory)).vault_categories
     except Exception:
         return False
 
@@ -240,30 +245,9 @@ def run_driver(args: list[str]) -> int:
 
 def text_merge(base_path: str, ours_path: str, theirs_path: str, marker_size: str = "7") -> int:
     """git's own three-way text merge into OURS: 0 clean, 1 conflict (markers written)."""
-    import subprocess
+    from memcli.git.repo import merge_file
 
-    try:
-        result = subprocess.run(
-            [
-                "git",
-                "merge-file",
-                f"--marker-size={marker_size}",
-                "-L",
-                "ours",
-                "-L",
-                "base",
-                "-L",
-                "theirs",
-                ours_path,
-                base_path,
-                theirs_path,
-            ],
-            capture_output=True,
-            timeout=60,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return 1
-    return 0 if result.returncode == 0 else 1
+    return 0 if merge_file(ours_path, base_path, theirs_path, marker_size) else 1
 
 
 def resolve_text(path: str, data: bytes) -> bytes:
@@ -277,102 +261,3 @@ def resolve_text(path: str, data: bytes) -> bytes:
         return merge_conversation_bytes(b"", ours, theirs)
     text = data.decode("utf-8")
     return vault.serialize(vault.parse(text)).encode("utf-8")
-
-
-# ---------------------------------------------------------------- resolving by hand
-def _memory_files(layout) -> list:
-    """Vault and conversation files of the memory tree (paths inside .memory/)."""
-    from memcli.storage.paths import CONVERSATIONS_DIR
-
-    files = []
-    memory = layout.memory
-    if not memory.is_dir():
-        return files
-    for folder in sorted(memory.iterdir()):
-        if folder.name.startswith((".", "_")) or not folder.is_dir() or folder.is_symlink():
-            continue
-        pattern = "*.jsonl" if folder.name == CONVERSATIONS_DIR else "*.md"
-        files.extend(p for p in sorted(folder.glob(pattern)) if p.is_file() and not p.is_symlink())
-        for sub in sorted(folder.iterdir()):  # entry files and session files, one folder down
-            if sub.is_dir() and not sub.is_symlink() and not sub.name.startswith("."):
-                files.extend(p for p in sorted(sub.glob(pattern)) if p.is_file() and not p.is_symlink())
-    return files
-
-
-def resolve_all(layout) -> list[tuple[str, str]]:
-    """Resolve every conflicted memory file: (path, how) for each one written.
-
-    A file that git holds as unmerged (a merge, rebase, cherry-pick or stash whose merge
-    ran without memcli's driver) is merged three-way from the index's stages and staged;
-    any other memory file with conflict markers keeps the entries of both sides.
-    """
-    import os
-    from pathlib import Path
-
-    from memcli.storage.fsutil import atomic_write
-    from memcli.git.repo import git
-
-    done: list[tuple[str, str]] = []
-    root = layout.root
-    top_result = git(root, "rev-parse", "--show-toplevel")
-    top = Path(top_result.stdout.strip()) if top_result and top_result.returncode == 0 else None
-    if top is not None:
-        memory = os.path.relpath(os.path.realpath(layout.memory), os.path.realpath(top))
-        listed = git(top, "ls-files", "-u", "-z", "--", memory)
-        unmerged: dict[str, set[str]] = {}
-        for record in listed.stdout.split("\0") if listed and listed.returncode == 0 else []:
-            if "\t" in record:
-                info, path = record.split("\t", 1)
-                unmerged.setdefault(path, set()).add(info.split()[-1])
-        for path, stages in sorted(unmerged.items()):
-            if not (path.endswith(".md") or path.endswith(".jsonl")) or "/.vault/" in path:
-                continue
-            versions = []
-            for stage in ("1", "2", "3"):
-                if stage not in stages:
-                    versions.append(b"")
-                    continue
-                shown = _git_bytes(top, "show", f":{stage}:{path}")
-                if shown is None:
-                    raise_error(f"cannot read stage {stage} of {path} from git")
-                versions.append(shown)
-            target = top / path
-            try:
-                merged, _notes = merge_bytes(path, *versions)
-            except ValueError as exc:
-                raise_error(f"{path}: cannot merge it entry by entry ({exc}); resolve it by hand")
-            atomic_write(target, merged, layout.memory)
-            added = git(top, "add", "--", path)
-            if added is None or added.returncode != 0:
-                raise_error(f"{path}: merged, but `git add` failed")
-            done.append((path, "merged entry by entry from git's three versions, and staged"))
-    for file in _memory_files(layout):
-        rel = str(file.relative_to(layout.root))
-        if any(p == rel or str(top / p) == str(file) for p, _ in done) if top else False:
-            continue
-        data = file.read_bytes()  # _memory_files lists no symlinks
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-        if vault.split_conflict(text) is None:
-            continue
-        atomic_write(file, resolve_text(str(file), data), layout.memory)
-        done.append((rel, "conflict markers replaced by the entries of both sides"))
-    return done
-
-
-def _git_bytes(top, *args: str) -> bytes | None:
-    import subprocess
-
-    try:
-        result = subprocess.run(["git", "-C", str(top), *args], capture_output=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return result.stdout if result.returncode == 0 else None
-
-
-def raise_error(message: str):
-    from memcli.errors import MemcliError
-
-    raise MemcliError(message)

@@ -148,7 +148,7 @@ def gather(
             sel.project = ""  # the template as `init` wrote it, or headings alone: nothing to say
     except (OSError, UnicodeDecodeError, MemcliError) as exc:
         warn(f"cannot read {layout.project_file}: {getattr(exc, 'message', None) or exc}")
-    if isinstance(instructions, str):  # an agent hook's own advice (memcli.agents.clients.SHORT_GUIDE)
+    if isinstance(instructions, str):  # an agent hook's own advice (memcli.agents.wiring.SHORT_GUIDE)
         sel.instructions = instructions
     elif instructions:
         categories = ",".join(store.categories) if store else "decisions,lessons,tasks,projects,handoffs"
@@ -186,8 +186,9 @@ def gather(
                 index = SearchIndex(store)
             # Only entries that hold the task's words: a neighbour's match costs tokens and helps nothing.
             hits = index.search(command, agent=agent, category=category, limit=limit, fresh=fresh, neighbours=False)
-            if fresh and index.notice():
-                warn(index.notice())
+            notice = index.notice()
+            if fresh and notice:
+                warn(notice)
             return [Item(_one_line(h.body), h.id, round(h.score, 4)) for h in hits]
         return [Item(_one_line(e.body), e.id) for e in store.read(agent, category)[:limit]]
 

@@ -77,7 +77,7 @@ class Summaries:
         if cached and len(cached) > 3 and cached[2] == quick and cached[0][1] == removed_stamp and not self._due(key):
             return cached[1]  # the folder did not change, and its files are not this run's turn
         files, full, racy = full_stamp(base, agent, category, quick)
-        stamp = [full, removed_stamp]
+        stamp: list = [full, removed_stamp]
         if cached and cached[0] == stamp and not racy:
             if len(cached) < 4 or cached[2] != quick:
                 self.files[key] = [stamp, cached[1], quick, files]
@@ -93,11 +93,10 @@ class Summaries:
             "head": [[vault.newest_first(e), e.id] for e in entries[:HEAD]],
         }
         now = time.time_ns()
-        removed = stamp[1]
         quick_times = [int(p.rsplit(":", 1)[-1]) for p in quick.split("|") if p]
         if (
             not racy
-            and (removed is None or now - removed[1] >= RACY_NS)
+            and (removed_stamp is None or now - removed_stamp[1] >= RACY_NS)
             and all(now - t >= RACY_NS for t in quick_times)
         ):
             self.files[key] = [stamp, info, quick, files]

@@ -463,7 +463,7 @@ def append_messages(
     stored again (with or without timestamps), and a message that repeats an earlier one ("ok",
     "continue") in a new place gets an id of its own, so it is never taken for the earlier one.
     """
-    path = session_dir(layout, agent) / (session if is_session_name(session) else new_session_name())
+    path = session_dir(layout, agent) / (session if session and is_session_name(session) else new_session_name())
     held = read_stored(layout, agent, warn)  # not the legacy JSON: migrate appends its messages
     known = {m["id"] for m in held.messages} | held.trimmed
     order = held.messages  # file order: the order they were saved in

@@ -109,12 +109,6 @@ class Layout:
             raise NotInitialized(f"no {MEMORY_DIR}/ in {self.root} — run `memcli init` first")
         return self
 
-    def check_inside(self, path: Path) -> Path:
-        """Refuse a write whose real location is outside ``.memory/`` (a symlink escape)."""
-        from memcli.storage.fsutil import guard
-
-        return guard(path, self.memory)
-
 
 def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start: Path | None = None) -> Layout:
     """The memory tree for ``--dir``/``MEMCLI_DIR``, else the nearest ``.memory/`` upwards from

@@ -253,9 +253,11 @@ def parse_sources(
     if len(sources) > 1 and sources[0][0].count("/") == 1:
         # A category file beside entry files: an entry in both (a migration cut short, or merged
         # from a branch that migrated) is one memory, read from its own file.
-        own = {(e.id, e.content()) for e in entries if e.source.count("/") == 2}
-        if own:
-            entries = [e for e in entries if e.source.count("/") == 2 or (e.id, e.content()) not in own]
+        in_own_files = {(e.id, e.content()) for e in entries if (e.source or "").count("/") == 2}
+        if in_own_files:
+            entries = [
+                e for e in entries if (e.source or "").count("/") == 2 or (e.id, e.content()) not in in_own_files
+            ]
     return entries
 
 
@@ -631,18 +633,18 @@ class Store:
             # The entry find() chose; where twins share the id, the one with its content.
             same = [n for n, e in enumerate(entries) if e.id == entry_id]
             exact = [n for n in same if entries[n].content() == old.content()]
-            target = (exact or same or [None])[0]
+            target = (exact or same or [-1])[0]
             self._write_files(
                 agent, located.category, {key: [updated if n == target else e for n, e in enumerate(entries)]}
             )
         return Located(agent, located.category, updated)
 
-    def remove(self, agent: str, entry_ids: list[int]) -> list[Located]:
+    def remove(self, agent: str, entry_ids: list[int]) -> list[tuple[Located, int]]:
         """Remove entries by id: all of them, or none if any id is unknown.  An entry file left
         with no entry is deleted.
 
-        Where several entries share an id (a copy, an old merge), the first of them is
-        removed and the others stay; ``twins_left`` on the result says how many.
+        Returns each removed entry with the number of entries that still hold its id: where
+        several share one (a copy, an old merge), the first of them is removed and the others stay.
         """
         self.check(agent)
         with self.lock():
@@ -654,7 +656,6 @@ class Store:
                 if found is None:
                     raise NotFound(f"no entry {entry_id} for agent {agent!r}")
                 targets.append(found)
-            self.twins_left = {t.entry.id: sum(1 for o in everything if o.entry.id == t.entry.id) - 1 for t in targets}
             plans: dict[str, dict[str, list[Entry]]] = {}
             for t in targets:
                 key = t.entry.source
@@ -671,7 +672,7 @@ class Store:
                 plan[key] = entries[:drop] + entries[drop + 1 :]
             for category, plan in plans.items():
                 self._write_files(agent, category, plan)
-        return targets
+        return [(t, sum(1 for o in everything if o.entry.id == t.entry.id) - 1) for t in targets]
 
     def last_handoff(self, agent: str) -> Entry | None:
         """The newest real handoff: a compaction summary never counts as the last session."""

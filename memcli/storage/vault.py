@@ -56,7 +56,8 @@ UNDATED_ID_LIMIT = 1_000_000_000_000
 
 
 class Entry:
-    """One vault entry.
+    """One vault entry: it always has an id (text read without a marker is a ``Draft`` until
+    ``assign_content_ids`` gives it one).
 
     ``marked`` is False for text found without an id marker: its ``id`` is then derived
     from its content (see ``content_id``) and it is written back without a marker.
@@ -66,9 +67,7 @@ class Entry:
 
     __slots__ = ("id", "date", "tags", "body", "marked", "source")
 
-    def __init__(
-        self, id: int | None, date: str | None, tags: list[str] | None = None, body: str = "", marked: bool = True
-    ):
+    def __init__(self, id: int, date: str | None, tags: list[str] | None = None, body: str = "", marked: bool = True):
         self.id = id
         self.date = date
         self.tags = tags if tags is not None else []
@@ -94,7 +93,7 @@ class Entry:
     def header_date(self) -> str:
         if self.date:
             return self.date
-        if self.id is None or (not self.marked and self.id < UNDATED_ID_LIMIT):
+        if not self.marked and self.id < UNDATED_ID_LIMIT:
             return ""  # undated hand-written text
         return date_for_id(self.id)
 
@@ -105,7 +104,7 @@ MAX_ID = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z in ms: a larger id has 
 def newest_first(entry: Entry) -> int:
     """Sort key (use with reverse=True): the id, which is the time an entry was made; an id beyond
     any date (typed by hand) sorts by its header's date instead, so it never poses as the newest."""
-    if entry.id is not None and entry.id <= MAX_ID:
+    if entry.id <= MAX_ID:
         return entry.id
     return (id_for_date(entry.date) if entry.date else None) or 0
 
@@ -170,18 +169,28 @@ def content_id(date: str | None, tags: list[str], body: str) -> int:
     return 1 + h % (UNDATED_ID_LIMIT - 1)
 
 
-def assign_content_ids(entries: list[Entry]) -> list[Entry]:
-    """Give entries found without a marker their content id, moved past ids already taken."""
-    if all(e.id is not None for e in entries):
-        return entries
-    used = {e.id for e in entries if e.id is not None}
-    for e in entries:
-        if e.id is None:
-            candidate = content_id(e.date, e.tags, e.body)
-            while candidate in used:
-                candidate += 1
-            e.id = candidate
-            used.add(candidate)
+class Draft:
+    """An entry as the line parser finds it: ``id`` None for text without a marker."""
+
+    __slots__ = ("id", "date", "tags", "body")
+
+    def __init__(self, id: int | None, date: str | None, tags: list[str], body: str):
+        self.id, self.date, self.tags, self.body = id, date, tags, body
+
+
+def assign_content_ids(drafts: list[Draft]) -> list[Entry]:
+    """Entries from drafts: text found without a marker gets its content id, moved past ids
+    already taken."""
+    used = {d.id for d in drafts if d.id is not None}
+    entries = []
+    for d in drafts:
+        entry_id = d.id
+        if entry_id is None:
+            entry_id = content_id(d.date, d.tags, d.body)
+            while entry_id in used:
+                entry_id += 1
+            used.add(entry_id)
+        entries.append(Entry(entry_id, d.date, d.tags, d.body, marked=d.id is not None))
     return entries
 
 
@@ -289,13 +298,14 @@ def split_conflict(text: str) -> tuple[str, str] | None:
     return "\n".join(ours), "\n".join(theirs)
 
 
-def union(*sides: list[Entry]) -> list[Entry]:
+def union(*sides: list[Draft]) -> list[Draft]:
     """The entries of several versions of a file, each memory once, in order of first appearance."""
-    out: list[Entry] = []
+    out: list[Draft] = []
     seen: set[tuple] = set()
-    for entries in sides:
-        for e in entries:
-            key = (e.id if e.marked else None, e.content())
+    for drafts in sides:
+        for e in drafts:
+            header_date = e.date or (date_for_id(e.id) if e.id is not None else "")  # as Entry.header_date
+            key = (e.id, header_date, tuple(e.tags), e.body)
             if key not in seen:
                 seen.add(key)
                 out.append(e)
@@ -349,9 +359,9 @@ def _parse_canonical(text: str) -> list[Entry] | None:
 parse_canonical = _parse_canonical  # for readers that join files memcli wrote (store.parse_sources)
 
 
-def _parse(text: str) -> list[Entry]:
+def _parse(text: str) -> list[Draft]:
     lines = text.split("\n")
-    entries: list[Entry] = []
+    entries: list[Draft] = []
     chunk_id: int | None = None
     chunk_header: re.Match[str] | None = None
     chunk_lines: list[str] = []
@@ -369,7 +379,7 @@ def _parse(text: str) -> list[Entry]:
             return  # blank space or a stray separator between entries
         date = chunk_header.group(1) if chunk_header else None
         tags = _parse_tags(chunk_header.group(2)) if chunk_header else []
-        entries.append(Entry(id=chunk_id, date=date, tags=tags, body=body, marked=chunk_id is not None))
+        entries.append(Draft(chunk_id, date, tags, body))
 
     i = 0
     while i < len(lines):
@@ -409,8 +419,6 @@ def format_entry(entry: Entry) -> str:
     if not entry.marked:
         header = f"## {entry.date}{tag_str}\n\n" if entry.date else ""
         return f"{header}{body}\n\n---"
-    if entry.id is None:
-        raise ValueError("an entry needs an id before it is written")
     return f"<!-- id:{entry.id} -->\n## {entry.header_date or '1970-01-01T00:00'}{tag_str}\n\n{body}\n\n---"
 
 

@@ -220,9 +220,9 @@ def cap_plan(store: Store, agent: str, category: str, entries: list[Entry], old:
     old = sorted(old, key=vault.newest_first, reverse=True)
     lines = [f"- [{e.header_date}] {' '.join(e.body.split())[:200]}" for e in old]
     newest = old[0]
-    summary = Entry(None, None, [COMPACTED], f"Compacted {len(old)} older entries:\n" + "\n".join(lines))
-    summary.id = _free_id_after(newest.id, {e.id for e in entries} | store._ids_in_use(agent, category))
-    summary.date = newest.header_date or None
+    summary_id = _free_id_after(newest.id, {e.id for e in entries} | store._ids_in_use(agent, category))
+    text = f"Compacted {len(old)} older entries:\n" + "\n".join(lines)
+    summary = Entry(summary_id, newest.header_date or None, [COMPACTED], text)
     folded = {id(e) for e in old}
     plan: dict[str, list[Entry]] = {}
     for e in entries:

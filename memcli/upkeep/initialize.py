@@ -5,7 +5,7 @@ Everything is checked before anything is written, so a failure leaves the disk a
 
 from __future__ import annotations
 
-import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,21 +58,13 @@ class InitPlan:
     root: Path
     create_dirs: list[Path] = field(default_factory=list)
     write_files: dict[Path, str] = field(default_factory=dict)
-    hooks: list[tuple[Path, str]] = field(default_factory=list)
+    hooks: list[tuple[str, Path, object]] = field(default_factory=list)  # git.hooks.plan_install
     messages: list[str] = field(default_factory=list)
 
 
-def git_toplevel(cwd: Path) -> Path | None:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True, text=True, timeout=10
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return Path(out.stdout.strip()) if out.returncode == 0 and out.stdout.strip() else None
-
-
-def _append_lines(path: Path, lines: list[str], plan: InitPlan, replace: dict[str, str | None] | None = None) -> None:
+def _append_lines(
+    path: Path, lines: list[str], plan: InitPlan, replace: Mapping[str, str | None] | None = None
+) -> None:
     """Add the lines that are missing; ``replace`` maps lines we wrote before to their successors."""
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise MemcliError(f"{path} is not a regular file; refusing to change it")
@@ -86,8 +78,9 @@ def _append_lines(path: Path, lines: list[str], plan: InitPlan, replace: dict[st
         kept = []
         for line in current.splitlines():
             if line.strip() in replace:
-                if replace[line.strip()] is not None:
-                    kept.append(replace[line.strip()])
+                successor = replace[line.strip()]
+                if successor is not None:
+                    kept.append(successor)
             else:
                 kept.append(line)
         current = "\n".join(kept) + "\n"

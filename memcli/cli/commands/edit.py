@@ -52,10 +52,9 @@ def run(
             raise MemcliError("_project.md has no tags; nothing changed")
         if entry_id is not None and text is not None:
             raise MemcliError(f"unexpected argument {text!r}: `memcli edit _project [TEXT|-]`")
-        new = entry_id
-        body = common.read_text_argument(new, initial=store.read_project())
-        api.check_secrets(body, allow_secret)
-        store.write_project(body if body.endswith("\n") or not body else body + "\n")
+        project = common.read_text_argument(entry_id, initial=store.read_project())
+        api.check_secrets(project, allow_secret)
+        store.write_project(project if project.endswith("\n") or not project else project + "\n")
         echo(f"updated {store.layout.project_file}", err=True)
         return 0
     located, text = api.locate(store, agent, entry_id, text, usage="memcli edit [AGENT] ID [TEXT]")

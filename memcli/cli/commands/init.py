@@ -16,14 +16,16 @@ it. A hook of your own is kept and still runs first. Honours core.hooksPath. Wor
 outside git too (no hooks, no driver).""",
     epilog="Example: memcli init    (in the root of your repository)",
     params=(
-        Param("no_hooks", "flag", ("--no-hooks",), bool, False, "Do not install the git hooks."),
+        Param(
+            "no_hooks", "flag", flags=("--no-hooks",), type=bool, default=False, help="Do not install the git hooks."
+        ),
         Param(
             "remove_hooks",
             "flag",
-            ("--remove-hooks",),
-            bool,
-            False,
-            "Remove memcli's git hooks (yours are put back) and exit.",
+            flags=("--remove-hooks",),
+            type=bool,
+            default=False,
+            help="Remove memcli's git hooks (yours are put back) and exit.",
         ),
         quiet_flag(),
     ),
@@ -37,11 +39,12 @@ def run(dir_option: str | None, no_hooks: bool = False, remove_hooks: bool = Fal
     from memcli.cli import common
     from memcli import output
     from memcli.output import echo
+    from memcli.git.repo import toplevel
     from memcli.storage.paths import MEMORY_DIR, Layout
 
     layout = common.layout(dir_option, must_exist=False)
     if not (dir_option or common.env_dir()) and not layout.exists():
-        top = initialize.git_toplevel(Path.cwd())
+        top = toplevel(Path.cwd())
         if top and not (Path.cwd() / MEMORY_DIR).is_dir():
             layout = Layout(top)
     if remove_hooks:

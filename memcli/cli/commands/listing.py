@@ -18,7 +18,7 @@ SPEC = CommandSpec(
     params=(
         agent_argument("Only this agent.", required=False),
         category_option(),
-        Param("tag", "option", ("--tag", "-t"), help="Only entries with this tag.", metavar="TAG"),
+        Param("tag", "option", flags=("--tag", "-t"), help="Only entries with this tag.", metavar="TAG"),
         limit_option(" (newest first)"),
         json_flag("Print a JSON array of entries."),
     ),

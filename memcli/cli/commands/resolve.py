@@ -25,11 +25,11 @@ this clone, so that the next merge needs none of this.""",
 def run(dir_option: str | None, as_json: bool = False) -> int:
     from memcli import output
     from memcli.git import repo
-    from memcli.git import merge
+    from memcli.git import resolve
     from memcli.cli import common
 
     layout = common.layout(dir_option)
-    done = merge.resolve_all(layout)
+    done = resolve.resolve_all(layout)
     repo.ensure_merge_driver(layout.root)
     if as_json:
         output.print_json([{"path": p, "how": how} for p, how in done])

@@ -21,7 +21,14 @@ and pulls.""",
     params=(
         agent_or_id(),
         Param("ids", "arguments", help="Ids of the entries to remove.", metavar="ID...", synopsis="ID..."),
-        Param("yes", "flag", ("--yes", "-y"), bool, False, "Do not ask for confirmation on a terminal."),
+        Param(
+            "yes",
+            "flag",
+            flags=("--yes", "-y"),
+            type=bool,
+            default=False,
+            help="Do not ask for confirmation on a terminal.",
+        ),
     ),
 )
 
@@ -44,8 +51,7 @@ def run(dir_option: str | None, agent: str, ids: tuple[str, ...] | None = None, 
             return 1
     for name, targets in groups.items():
         removed = store.remove(name, [t.entry.id for t in targets])
-        for t in removed:
-            twins = store.twins_left.get(t.entry.id, 0)
+        for t, twins in removed:
             first = " ".join(t.entry.body.split())[:60]
             others = "entry" if twins == 1 else "entries"
             note = f' ("{first}"; {twins} other {others} with this id left)' if twins else ""

@@ -64,7 +64,7 @@ def run_search(
         lines.append(f"{head}\n    {snippet}")
     if lines:
         sys.stdout.write("\n".join(lines) + "\n")
-    elif not as_json:
+    else:
         sys.stderr.write("no matches\n")
     return 0
 

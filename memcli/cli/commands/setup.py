@@ -33,13 +33,20 @@ PreCompact and SessionEnd save the session from its transcript). cursor:
         Param(
             "agent",
             "option",
-            ("--agent", "-a"),
-            str,
-            "dev",
-            "The memcli agent id the sessions read and write.",
-            "AGENT",
+            flags=("--agent", "-a"),
+            type=str,
+            default="dev",
+            help="The memcli agent id the sessions read and write.",
+            metavar="AGENT",
         ),
-        Param("remove", "flag", ("--remove",), bool, False, "Take out exactly what setup added; keep the rest."),
+        Param(
+            "remove",
+            "flag",
+            flags=("--remove",),
+            type=bool,
+            default=False,
+            help="Take out exactly what setup added; keep the rest.",
+        ),
         quiet_flag(),
     ),
 )
@@ -55,12 +62,12 @@ NEXT_STEPS = {
 
 
 def run(dir_option: str | None, client: str, agent: str = "dev", remove: bool = False, quiet: bool = False) -> int:
-    from memcli.agents import clients
+    from memcli.agents import setup as wiring
     from memcli.cli import common
     from memcli.output import echo
 
     store = common.open_store(dir_option)
-    changes = clients.setup(store.layout, client, agent, remove, store.config.vault_lock_timeout)
+    changes = wiring.setup(store.layout, client, agent, remove, store.config.vault_lock_timeout)
     if quiet:
         return 0
     for change in changes:

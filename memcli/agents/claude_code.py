@@ -1,0 +1,22 @@
+"""Claude Code: memcli's hooks in ``.claude/settings.json``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memcli.agents.files import Change
+from memcli.agents.wiring import hook_groups
+
+CLAUDE_SETTINGS = ".claude/settings.json"
+# event -> matcher (None: match everything) and timeout in seconds.  SessionStart's stdout is
+# added to the session's context; the others save the conversation from the transcript.
+# SessionEnd must name its timeout: Claude Code gives it 1.5 s otherwise.
+CLAUDE_EVENTS = {
+    "SessionStart": ("startup|resume|clear|compact|fork", 10),
+    "PreCompact": ("manual|auto", 30),
+    "SessionEnd": (None, 30),
+}
+
+
+def changes(root: Path, agent: str, remove: bool) -> list[Change]:
+    return hook_groups(root, CLAUDE_SETTINGS, "claude-code", CLAUDE_EVENTS, agent, remove)

@@ -1,0 +1,74 @@
+"""Cursor: memcli's hooks in ``.cursor/hooks.json`` and its always-applied rule."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from memcli.agents.files import (
+    Change,
+    change_json,
+    list_of,
+    object_of,
+    read_json,
+    read_text,
+    same_after_reorder,
+    target,
+)
+from memcli.agents.wiring import MARK, guide, hook_command, is_ours
+from memcli.errors import MemcliError
+
+CURSOR_HOOKS = ".cursor/hooks.json"
+CURSOR_RULE = ".cursor/rules/memcli.mdc"
+# Only event names Cursor knows: one unknown name makes Cursor ignore the whole file.
+# sessionStart's ``additional_context`` goes into the conversation; the rest save it from the
+# transcript (``stop`` after each turn of an interactive session, which ``-p`` mode does not fire;
+# ``sessionEnd`` at the end, with the handoff).
+CURSOR_EVENTS = {"sessionStart": 10, "preCompact": 60, "stop": 60, "sessionEnd": 60}
+RULE_MARK = f"<!-- written by `{MARK} cursor`;"  # the rule file's own line: setup owns the file
+
+
+def changes(root: Path, agent: str, remove: bool) -> list[Change]:
+    changes = []
+    path = target(root, CURSOR_HOOKS)
+    before, like = read_json(path)
+    config = json.loads(json.dumps(before or {}))
+    hooks = object_of(config, "hooks", path)
+    command = hook_command("cursor", agent)
+    for event, timeout in CURSOR_EVENTS.items():
+        kept = [
+            h for h in list_of(hooks, event, path) if not (isinstance(h, dict) and is_ours(h.get("command"), "cursor"))
+        ]
+        if not remove:
+            kept.append({"command": command, "timeout": timeout})
+        if kept:
+            hooks[event] = kept
+        else:
+            hooks.pop(event, None)
+    if hooks:
+        config = {"version": config.get("version", 1), **config, "hooks": hooks}
+    else:
+        config.pop("hooks", None)
+    if before is None or not same_after_reorder(before, config):
+        change = change_json(path, before, config, CURSOR_HOOKS, like, empty={"version": config.get("version", 1)})
+        if change:
+            changes.append(change)
+    rule = target(root, CURSOR_RULE)
+    current = read_text(rule)
+    if current is not None and not any(line.startswith(RULE_MARK) for line in current.splitlines()):
+        raise MemcliError(f"{rule} exists and memcli did not write it; move it away first, nothing changed")
+    wanted = None if remove else rule_text(agent)
+    if current != wanted and not (current is None and wanted is None):
+        note = "removed" if wanted is None else ("created" if current is None else "updated")
+        changes.append(Change(rule, wanted, f"{note} {CURSOR_RULE}"))
+    return changes
+
+
+def rule_text(agent: str) -> str:
+    return (
+        "---\n"
+        "description: How to read and write this project's memory with memcli\n"
+        "alwaysApply: true\n"
+        "---\n"
+        f"{RULE_MARK} `{MARK} cursor --remove` takes it out -->\n\n" + guide(agent)
+    )

@@ -1,0 +1,46 @@
+"""``memcli setup``: wiring memcli into coding agents' own extension points.
+
+One module knows each agent's files: ``claude_code`` (``.claude/settings.json`` hooks),
+``cursor`` (``.cursor/hooks.json`` and ``.cursor/rules/memcli.mdc``) and ``codex`` (an
+``AGENTS.md`` section, its MCP configuration and hooks).  ``plan`` works out every file's new
+content first (a file it cannot read or parse stops everything, with nothing written);
+``files.apply`` then writes them all or none.  Running setup twice changes nothing;
+``remove=True`` takes out exactly what setup put in (memcli's hook entries, its marked
+section, its own rule file) and keeps everything else.
+
+What the hooks run, ``memcli agent-hook CLIENT --agent ID``, is ``memcli.agents.hook``.
+"""
+
+from __future__ import annotations
+
+from memcli.agents import claude_code, codex, cursor
+from memcli.agents.files import Change, apply
+from memcli.agents.wiring import CLIENTS, DEFAULT_AGENT
+from memcli.errors import MemcliError
+from memcli.storage.paths import Layout, validate_agent
+
+SETUPS = {"claude-code": claude_code.changes, "cursor": cursor.changes, "codex": codex.changes}
+
+
+def plan(layout: Layout, client: str, agent: str = DEFAULT_AGENT, remove: bool = False) -> list[Change]:
+    if client not in SETUPS:
+        raise MemcliError(f"unknown agent {client!r}; memcli sets up: {', '.join(CLIENTS)}")
+    validate_agent(agent)
+    layout.require()
+    try:
+        return SETUPS[client](layout.root, agent, remove)
+    except RecursionError:
+        raise MemcliError("a settings file is nested too deeply to be changed safely; nothing changed") from None
+
+
+def setup(
+    layout: Layout, client: str, agent: str = DEFAULT_AGENT, remove: bool = False, lock_timeout: float = 10.0
+) -> list[Change]:
+    """Plan and apply under memcli's lock (two setups at once take turns); the changes made."""
+    from memcli.storage.fsutil import file_lock
+
+    layout.require()
+    with file_lock(layout.lock_path, lock_timeout, layout.memory):
+        changes = plan(layout, client, agent, remove)
+        apply(layout, changes, remove)
+    return changes

@@ -1,0 +1,228 @@
+"""What the index holds and how a query scores it: the schema, the query for a text, and hits.
+
+The cache's lifecycle (building, freshness, healing) is ``memcli.search.index``; this module
+only knows tantivy's schema and scoring, and is tuned on LoCoMo (bench/RESULTS.md).
+"""
+
+from __future__ import annotations
+
+import math
+
+import tantivy as tv
+
+from memcli.search.snippets import Matcher, make_snippet
+from memcli.search.words import STOPWORDS, analyze, near_function_word, query_words
+
+TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
+if TYPE_CHECKING:
+    from typing import Any
+
+    from memcli.config import Config
+
+ENTRY_SEPARATOR = "\x1f"  # whitespace to str.split(): no tag holds it; ids and dates are digits and marks
+
+# A tag match scores TAG_WEIGHT x the term's IDF, with no length normalisation (BM25 on a
+# field that is empty for most entries would punish tagged entries for having tags); a body
+# match can reach at most (k1 + 1) = 2.2 x IDF, so a tag weighs above any body word.
+TAG_WEIGHT = 2.5
+# tantivy scores fuzzy and prefix queries with a constant, not BM25.  Each distinct query
+# word an entry holds (exactly or one typo away, in body or tags) adds WORD_MATCH_WEIGHT x the
+# word's IDF, so entries that match more of the query's words, and its rarer words, rank
+# first, and BM25 orders entries that match alike; a prefix match adds PREFIX_BONUS.  Tuned
+# on LoCoMo (bench/RESULTS.md): R@5 0.507 with no bonus, 0.552 with a flat 3.0, 0.558 here.
+WORD_MATCH_WEIGHT = 0.8
+MIN_IDF = 0.5
+PREFIX_BONUS = 0.5
+# A typo of a word counts this much of the word itself (MiniSearch's fuzzy weight): an exact
+# identifier ranks above entries that only hold a near miss of it.
+FUZZY_FACTOR = 0.45
+CONTEXT_SPAN = 2  # neighbours on each side (tuned on LoCoMo conversations 1-5: bench/RESULTS.md)
+CONTEXT_WEIGHT = 1.3
+
+
+def make_schema() -> tv.Schema:
+    sb = tv.SchemaBuilder()
+    sb.add_text_field("agent", stored=True, tokenizer_name="raw")
+    sb.add_text_field("category", stored=True, tokenizer_name="raw")
+    sb.add_text_field("tags", stored=False, tokenizer_name="en_stem")
+    # The body's terms, stemmed here (words.stemmed_texts: each distinct word once, the same terms
+    # as tantivy's en_stem) and only cut by tantivy; no positions, as only term queries read it.
+    sb.add_text_field("body", stored=False, tokenizer_name="whitespace", index_option="freq")
+    # The entries next to it in its file (the same session or time): what a turn of a conversation
+    # or a terse note means often stands in its neighbours (CONTEXT_WEIGHT; inject leaves it out).
+    # It holds their terms as the body field does: each body is stemmed once for itself and its
+    # neighbours (stemming every neighbour's text again took most of a first search's time).
+    sb.add_text_field("context", stored=False, tokenizer_name="whitespace", index_option="freq")
+    # What a hit shows, never searched, in one stored value (fewer fields: a faster build):
+    # id, date, tags and the body as written, joined by ENTRY_SEPARATOR (the first three never hold it).
+    sb.add_bytes_field("entry", stored=True, indexed=False)
+    return sb.build()
+
+
+def neighbour_terms(terms: list[str], span: int) -> list[str]:
+    """The context of each entry of a file, from the terms of each: those of the ``span`` entries
+    before it and the ``span`` after it.  Each window of ``span`` entries is joined once."""
+    windows = [" ".join(w) for w in zip(*[terms[k:] for k in range(span)])]  # windows[j]: entries j..j+span-1
+    last = len(terms) - 1
+    out = []
+    for i in range(len(terms)):
+        before = windows[i - span] if i >= span else " ".join(terms[:i])
+        after = windows[i + 1] if i + span <= last else " ".join(terms[i + 1 :])
+        out.append(f"{before} {after}")
+    return out
+
+
+def _idf(total: int, found: int) -> float:
+    return math.log(1 + (total - found + 0.5) / (found + 0.5))
+
+
+class Hit:
+    """A search result."""
+
+    __slots__ = ("id", "agent", "category", "date", "tags", "body", "score", "snippet", "matches", "related")
+
+    def __init__(
+        self,
+        id: int,
+        agent: str,
+        category: str,
+        date: str,
+        tags: list[str],
+        body: str,
+        score: float,
+        snippet: str = "",
+        matches: list[str] | None = None,
+        related: bool = False,
+    ):
+        self.id, self.agent, self.category, self.date, self.tags = id, agent, category, date, tags
+        self.body, self.score, self.snippet, self.matches = body, score, snippet, matches or []
+        self.related = related  # found through the entries next to it, not its own words
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "agent": self.agent,
+            "category": self.category,
+            "date": self.date,
+            "tags": self.tags,
+            "score": round(self.score, 4),
+            "snippet": self.snippet.replace("\x00", "").replace("\x01", ""),
+            "matches": self.matches,
+            "related": self.related,
+            "body": self.body,
+        }
+
+
+def build_query(
+    schema: tv.Schema,
+    config: Config,
+    text: str,
+    agent: str | None,
+    category: str | None,
+    searcher: tv.Searcher,
+    neighbours: bool = True,
+) -> tv.Query | None:
+    """The query for ``text``: BM25 on each word, plus, per distinct word, a bonus by its rarity
+    for holding it exactly (in body or tags) and a smaller one for holding a typo of it.
+
+    Query words are cut exactly as the index cuts text (``login_redirect``, ``src/auth.py``
+    and ``E1234`` match as typed).  Words with digits (ids, tickets, error codes) get no typo
+    matching: a typo of ``item4321`` is another item.  Function words only add to entries that
+    match something else (unless the query has nothing else).  With ``neighbours``, an entry
+    also matches through the entries next to it (the context field), as a rule below direct
+    matches; without, only entries that hold the words count (what ``inject`` wants).
+    """
+    total = max(1, searcher.num_docs)
+    words = list(dict.fromkeys(query_words(text)))
+    content = [w for w in words if w not in STOPWORDS]
+    if not content and not neighbours:
+        return None  # inject: a task of function words alone makes nothing relevant
+    main: list[tuple[tv.Occur, tv.Query]] = []
+    boost: list[tuple[tv.Occur, tv.Query]] = []
+    for word in words:
+        stems = analyze(word)
+        if not stems:
+            continue
+        stem = stems[0]
+        target = boost if content and word in STOPWORDS else main
+        exact = tv.Query.term_query(schema, "body", stem)
+        target.append((tv.Occur.Should, exact))
+        # Not for ids and codes (words with digits): a ticket next to an entry says nothing about it.
+        if neighbours and CONTEXT_WEIGHT and word not in STOPWORDS and not any(ch.isdigit() for ch in word):
+            context = tv.Query.term_query(schema, "context", stem)
+            target.append((tv.Occur.Should, tv.Query.boost_query(context, CONTEXT_WEIGHT)))
+        tag_query = tv.Query.term_query(schema, "tags", stem)
+        tagged = searcher.doc_freq("tags", stem)
+        if tagged:
+            idf = _idf(total, tagged)
+            target.append((tv.Occur.Should, tv.Query.const_score_query(tag_query, TAG_WEIGHT * idf)))
+        if word in STOPWORDS or word.isdigit():
+            continue
+        held = tv.Query.boolean_query([(tv.Occur.Should, exact), (tv.Occur.Should, tag_query)])
+        found = searcher.doc_freq("body", stem)
+        if found:
+            bonus = WORD_MATCH_WEIGHT * max(_idf(total, found), MIN_IDF)
+            main.append((tv.Occur.Should, tv.Query.const_score_query(held, bonus)))
+        distance = min(2, round(len(word) * config.search_fuzzy))
+        if (
+            distance
+            and len(word) >= 4
+            and not any(ch.isdigit() for ch in word)
+            and not near_function_word(word, distance)
+        ):
+            fuzzy = tv.Query.fuzzy_term_query(schema, "body", stem, distance, True, False)
+            near = found or searcher.search(fuzzy, 1, count=True).count  # type: ignore[attr-defined]  # not in tantivy's stub
+            if near:
+                bonus = FUZZY_FACTOR * WORD_MATCH_WEIGHT * max(_idf(total, near), MIN_IDF)
+                main.append((tv.Occur.Should, tv.Query.const_score_query(fuzzy, bonus)))
+        if config.search_prefix and len(word) >= 3:
+            prefix = tv.Query.fuzzy_term_query(schema, "body", word, 0, True, True)
+            main.append((tv.Occur.Should, tv.Query.boost_query(prefix, PREFIX_BONUS)))
+    if not main:
+        return None
+    query = tv.Query.boolean_query(main)
+    if boost:  # function words rank entries that match already; alone they match nothing
+        query = tv.Query.boolean_query([(tv.Occur.Must, query), *boost])
+    filters = [(tv.Occur.Must, query)]
+    if agent:
+        filters.append((tv.Occur.Must, tv.Query.term_query(schema, "agent", agent.lower())))
+    if category:
+        filters.append((tv.Occur.Must, tv.Query.term_query(schema, "category", category.lower())))
+    return tv.Query.boolean_query(filters) if len(filters) > 1 else query
+
+
+def file_query(schema: tv.Schema, agent: str, category: str) -> tv.Query:
+    """The documents of one vault file."""
+    return tv.Query.boolean_query(
+        [
+            (tv.Occur.Must, tv.Query.term_query(schema, "agent", agent)),
+            (tv.Occur.Must, tv.Query.term_query(schema, "category", category)),
+        ]
+    )
+
+
+def read_hits(searcher: tv.Searcher, query: tv.Query, text: str, limit: int, fuzzy: float) -> list[Hit]:
+    """The best ``limit`` documents for ``query``, each with a snippet of ``text``'s words marked."""
+    hits = []
+    matcher = Matcher(list(dict.fromkeys(query_words(text))), fuzzy)
+    for score, address in searcher.search(query, limit).hits:
+        doc = searcher.doc(address)
+        entry_id, date, tag_text, body = bytes(doc.get_first("entry") or b"").decode().split(ENTRY_SEPARATOR, 3)
+        snippet, matches = make_snippet(body, matcher)
+        tags = tag_text.split()
+        related = not matches and not any(matcher(t.lower()) for t in tags)
+        hits.append(
+            Hit(
+                id=int(entry_id),
+                agent=str(doc.get_first("agent")),
+                category=str(doc.get_first("category")),
+                date=date,
+                tags=tags,
+                body=body,
+                score=score,
+                snippet=snippet,
+                matches=matches,
+                related=related,
+            )
+        )
+    return hits

@@ -1,0 +1,106 @@
+"""The shape of the code: types checked, imports one-way, git in one module (CONTRIBUTING.md)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+PACKAGE = ROOT / "memcli"
+
+# A module imports only from its own layer or a lower one (CONTRIBUTING.md, "Module map").
+LAYERS = [
+    ("memcli.errors", "memcli.jsonio", "memcli.output", "memcli.git.repo", "memcli.cli.spec"),
+    ("memcli.config", "memcli.storage"),
+    ("memcli.search", "memcli.capture"),
+    ("memcli.api", "memcli.recall", "memcli.upkeep", "memcli.git"),
+    ("memcli.agents",),
+    ("memcli.cli", "memcli.main", "memcli.__main__"),
+]
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The memcli modules ``path`` imports, at the top or inside functions."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "memcli":
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                out.add(sub if sub in modules else node.module)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.split(".")[0] == "memcli")
+    return {m for m in out if m in modules}
+
+
+def _layer(module: str) -> int:
+    best = None
+    for n, names in enumerate(LAYERS):
+        for name in names:
+            if (module == name or module.startswith(name + ".")) and (best is None or len(name) > len(best[1])):
+                best = (n, name)
+    assert best is not None, f"{module} is in no layer: add it to LAYERS and to CONTRIBUTING.md's map"
+    return best[0]
+
+
+def test_imports_only_go_down_the_layers_and_never_in_a_circle():
+    modules = _modules()
+    graph = {m: _imports(p, modules) - {m, "memcli"} for m, p in modules.items()}
+    upward = [
+        f"{m} (layer {_layer(m)}) imports {d} (layer {_layer(d)})"
+        for m, deps in sorted(graph.items())
+        for d in sorted(deps)
+        if _layer(d) > _layer(m)
+    ]
+    assert not upward, "\n".join(upward)
+    # no cycle within a layer either (depth-first search)
+    state: dict[str, int] = {}
+
+    def visit(m: str, trail: list[str]) -> None:
+        state[m] = 1
+        for d in graph[m]:
+            if state.get(d) == 1:
+                pytest.fail("import cycle: " + " -> ".join(trail[trail.index(d) :] + [m, d]))
+            if d not in state:
+                visit(d, trail + [m])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [])
+
+
+def test_only_the_git_module_runs_git():
+    """Every git command goes through memcli/git/repo.py; the one other process memcli starts is
+    the user's $EDITOR."""
+    runs_processes = sorted(
+        str(p.relative_to(ROOT))
+        for p in PACKAGE.rglob("*.py")
+        if any(
+            isinstance(n, (ast.Import, ast.ImportFrom))
+            and "subprocess" in ([a.name for a in n.names] if isinstance(n, ast.Import) else [n.module])
+            for n in ast.walk(ast.parse(p.read_text()))
+        )
+    )
+    assert runs_processes == ["memcli/cli/common.py", "memcli/git/repo.py"]
+    assert '"git"' not in (PACKAGE / "cli" / "common.py").read_text()
+
+
+def test_mypy_finds_nothing():
+    """The package type-checks (configured in pyproject.toml)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "memcli"], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
