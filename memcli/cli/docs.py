@@ -378,7 +378,7 @@ def _man_option(o: Opt) -> str:
 
 
 # ---------------------------------------------------------------- README help blocks
-HELP_BLOCKS = ("memcli --help", "memcli search --help", "memcli inject --help", "memcli setup --help")
+HELP_BLOCKS = ("memcli inject --help", "memcli checkpoint --help")  # what a wrapper runs
 HELP_END = "<!-- /help -->"
 
 
