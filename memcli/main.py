@@ -72,6 +72,12 @@ def protect_text(argv: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if sys.platform == "win32":  # the lock is fcntl's, the hooks and the wrapper are sh: POSIX only
+        parsed = split_global(argv)
+        if parsed and parsed[1][:1] in (["inject"], ["agent-hook"], ["hook"]):
+            return 0  # a wrapper or a hook goes on without memory
+        sys.stderr.write("memcli: error: memcli runs on POSIX systems (Linux, macOS, WSL), not on Windows\n")
+        return 1
     os.environ.setdefault("RUST_BACKTRACE", "0")  # a tantivy panic (a corrupt index, healed) says one line
     bad = _not_utf8(argv)
     if bad is not None:

@@ -104,3 +104,14 @@ def test_mypy_finds_nothing():
         [sys.executable, "-m", "mypy", "memcli"], cwd=ROOT, capture_output=True, text=True, timeout=600
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(("args", "code"), [(["list"], 1), (["inject", "dev", "a task"], 0)])
+def test_windows_gets_one_line_not_a_traceback(monkeypatch, capsys, args: list[str], code: int):
+    """memcli is POSIX-only (fcntl's lock, sh hooks): on Windows it says so; inject stays silent."""
+    from memcli.main import main
+
+    monkeypatch.setattr(sys, "platform", "win32")
+    assert main(args) == code
+    err = capsys.readouterr().err
+    assert ("POSIX" in err) == (code == 1) and "Traceback" not in err
