@@ -15,6 +15,7 @@ Every key, its section and its default (README "Configuration" lists the same)::
                   messages = 50
     [handoff]     messages = 6
                   chars = 200
+                  min_messages = 6           # a session with fewer, no tool use and no insight: no handoff
     [compact]     keep_messages = 20
                   category_cap = 30          # more entries than this ...
                   category_keep = 20         # ... keeps this many, the rest summarised
@@ -50,6 +51,7 @@ class Config:
     checkpoint_messages: int = 50
     handoff_messages: int = 6
     handoff_chars: int = 200
+    handoff_min_messages: int = 6  # a session with fewer, no tool use and no insight writes no handoff
     compact_keep_messages: int = 20
     compact_category_cap: int = 30
     compact_category_keep: int = 20

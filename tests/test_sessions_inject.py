@@ -102,7 +102,7 @@ def test_close_writes_handoff_and_insights_once(mem: Path):
     store = Store(Layout(mem))
     handoffs = store.read("dev", "handoffs")
     assert len(handoffs) == 1
-    assert handoffs[0].body.splitlines()[0] == "[User]: fix the login redirect"
+    assert handoffs[0].body.splitlines()[0] == "Asked: fix the login redirect"
     assert handoffs[0].tags == ["auto-handoff", "session-close"]
     decisions, lessons = store.read("dev", "decisions"), store.read("dev", "lessons")
     assert [d.body for d in decisions] == ["We decided to use a middleware guard for the redirect loop."]
@@ -118,8 +118,10 @@ def test_handoff_is_last_six_messages_of_200_chars(mem: Path):
     run("checkpoint", "dev", "-", "--close", cwd=mem, input=json.dumps(msgs), check=True)
     body = Store(Layout(mem)).read("dev", "handoffs")[0].body
     lines = body.splitlines()
-    assert len(lines) == 6 and lines[0].startswith("[Agent]: message 4 ")
-    assert all(len(line.split(": ", 1)[1]) == 200 for line in lines)
+    assert lines[0].startswith("Asked: message 1 ") and len(lines[0]) == len("Asked: ") + 200
+    assert lines[1] == "Where it stopped:"
+    assert len(lines[2:]) == 6 and lines[2].startswith("[Agent]: message 4 ")
+    assert all(len(line.split(": ", 1)[1]) == 200 and line.endswith("…") for line in lines[2:])
 
 
 def test_extractor_cases():
@@ -369,7 +371,15 @@ def test_the_injected_block_never_comes_back_into_memory(mem: Path, tmp_path: Pa
                         "role": "user",
                         "message": {"content": [{"type": "text", "text": f"<user_query>\n{prompt}\n</user_query>"}]},
                     },
-                    {"role": "assistant", "message": {"content": [{"type": "text", "text": f"Working on: {task}."}]}},
+                    {
+                        "role": "assistant",
+                        "message": {
+                            "content": [
+                                {"type": "text", "text": f"Working on: {task}."},
+                                {"type": "tool_use", "name": "Edit", "input": {"file_path": f"src/{session}.py"}},
+                            ]
+                        },
+                    },
                 ]
             )
             + "\n"
@@ -384,9 +394,9 @@ def test_the_injected_block_never_comes_back_into_memory(mem: Path, tmp_path: Pa
         assert stored.count("We decided to use SSE") == 1, "the block's decision was not extracted again"
         assert "We decided to use Postgres" not in stored
         handoff = store.read("dev", "handoffs")[0].body
-        assert handoff.startswith(f"[User]: {task}\n"), handoff
+        assert handoff.startswith(f"Asked: {task}\nDone: changed src/{session}.py\n"), handoff
         nxt = run("inject", "dev", "next", cwd=mem, check=True).stdout
-        assert f"[User]: {task}" in nxt
+        assert f"Asked: {task}" in nxt
 
 
 def test_sections_are_true_after_compaction_and_close(mem: Path):
@@ -574,10 +584,10 @@ def test_an_id_beyond_any_date_never_poses_as_the_newest(mem: Path):
         "--close",
         cwd=mem,
         check=True,
-        input=json.dumps([{"role": "user", "text": "hello there"}, {"role": "agent", "text": "ok"}]),
+        input=json.dumps([{"role": "user" if n % 2 == 0 else "agent", "text": f"hello there {n}"} for n in range(6)]),
     )
     last = run("inject", "dev", "x", cwd=mem, check=True).stdout.split("Last Session:\n", 1)[1]
-    assert last.startswith("[User]: hello there")
+    assert last.startswith("Asked: hello there 0")
 
 
 @st.composite

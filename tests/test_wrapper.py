@@ -58,7 +58,7 @@ def test_wrapper_injects_checkpoints_and_closes(mem: Path, tmp_path: Path):
     texts = [m["text"] for m in lines[:-1]]
     assert texts[0] == "fix the login redirect" and len(texts) == len(set(texts)) == 4
     store = Store(Layout(mem))
-    assert store.read("dev", "handoffs")[0].body.startswith("[User]: fix the login redirect")
+    assert store.read("dev", "handoffs")[0].body.startswith("Asked: fix the login redirect")
     assert any("middleware guard" in d.body for d in store.read("dev", "decisions"))
     assert any("session cookie" in x.body for x in store.read("dev", "lessons"))
     assert run("recover", "dev", cwd=mem).returncode == 0

@@ -213,4 +213,17 @@ def _save(client: str, agent: str, payload: dict[str, Any], dir_option: str | No
     config = load_config(layout.memory)
     config.vault_lock_timeout = min(config.vault_lock_timeout, LOCK_WAIT)
     store = Store(layout, config)
-    checkpoint.save(store, agent, messages, chat_id, meta.get("modelId"), close, lambda message: None)
+    # Codex has no session-end event: its Stop, after every turn, also writes the handoff and the
+    # insights (one handoff per session, replaced each time) but leaves the session open.
+    summarise = close or (client == "codex" and payload.get("hook_event_name") == "Stop")
+    checkpoint.save(
+        store,
+        agent,
+        messages,
+        chat_id,
+        meta.get("modelId"),
+        close,
+        lambda message: None,
+        activity=meta.get("activity"),
+        summarise=summarise,
+    )

@@ -67,6 +67,15 @@ SKIP = re.compile(
     r"|(Looking at|Checking|Reading|Searching)\b"
     r"|(Now I|First I|Next I)\b)"
 )
+# An explicit label is always an insight of its kind, however it is dressed (a bullet, bold,
+# underscores): "**Decision:** …", "- Lesson learned: …", "Decisão: …".
+_LABEL = re.compile(
+    r"^(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?"
+    r"(decision|decided|decisão|decisao|lesson(?:s)?(?: learned)?|lição|licao|learned|takeaway|gotcha)"
+    r"(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(\S.*)$",
+    re.I,
+)
+_DECISION_LABELS = ("decision", "decided", "decisão", "decisao")
 # One expression for each list: a line is searched once, not once per pattern.
 _ANY_DECISION = re.compile("|".join(f"(?:{p.pattern})" for p in DECISION), _I)
 _ANY_LESSON = re.compile("|".join(f"(?:{p.pattern})" for p in LESSON), _I)
@@ -117,12 +126,18 @@ def extract(messages: list[dict], max_items: int = 10, max_chars: int = 300) -> 
             if line[:3] in ("```", "~~~") and line.count(line[0] * 3) == 1:
                 fence = line[:3]  # a fence that opens here and closes on a later line
                 continue
-            if len(line) <= MIN_LENGTH or SKIP.match(line):
+            label = _LABEL.match(line)
+            if label:  # "**Decision:** x" is stored as "Decision: x"
+                name = label.group(1)
+                line = f"{name[0].upper()}{name[1:].lower()}: {label.group(2).strip().strip('*_').strip()}"
+            elif len(line) <= MIN_LENGTH or SKIP.match(line):
                 continue
             key = dedupe_key(line)
             if len(key) < 20 or key in seen:
                 continue
-            if _ANY_DECISION.search(line):
+            if label:
+                target = found.decisions if label.group(1).lower() in _DECISION_LABELS else found.lessons
+            elif _ANY_DECISION.search(line):
                 target = found.decisions
             elif _ANY_LESSON.search(line):
                 target = found.lessons

@@ -12,6 +12,7 @@ from memcli.capture import extract
 from memcli.storage import secrets
 
 from memcli.storage import checkpoints
+from memcli.storage.transcripts import relative_to
 from memcli.storage.store import Store
 
 HANDOFF_TAGS = ["auto-handoff", "session-close"]
@@ -48,12 +49,57 @@ def redact_messages(messages: list[dict[str, Any]]) -> int:
     return total
 
 
-def handoff_text(messages: list[dict[str, Any]], count: int, chars: int) -> str:
+MAX_DONE_FILES = 8  # files named in a handoff's "Done:" line
+MAX_DONE_COMMANDS = 4
+SESSION_TAG = "session-"  # + 8 hex digits of the chat id: one handoff per session
+
+
+def handoff_text(
+    messages: list[dict[str, Any]], count: int, chars: int, activity: list[tuple[str, str]] | None = None
+) -> str:
+    """What the next session must know: what was asked (the first request), what was done (the
+    files the session's tools changed and the commands they ran), and where it stopped (the last
+    ``count`` messages, ``chars`` characters each)."""
+
+    def line(text: str, limit: int) -> str:
+        flat = " ".join(text.split())
+        return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
     lines = []
-    for m in messages[-count:]:
+    first = next((n for n, m in enumerate(messages) if m["role"] == "user"), None)
+    if first is not None:
+        lines.append(f"Asked: {line(messages[first]['text'], chars)}")
+    files = list(dict.fromkeys(v for k, v in activity or () if k == "file"))
+    commands = list(dict.fromkeys(v for k, v in activity or () if k == "command"))
+    done = []
+    if files:
+        more = f" (+{len(files) - MAX_DONE_FILES} more)" if len(files) > MAX_DONE_FILES else ""
+        done.append("changed " + ", ".join(files[:MAX_DONE_FILES]) + more)
+    if commands:
+        more = f" (+{len(commands) - MAX_DONE_COMMANDS} more)" if len(commands) > MAX_DONE_COMMANDS else ""
+        done.append("ran " + "; ".join(f"`{line(c, 80)}`" for c in commands[-MAX_DONE_COMMANDS:]) + more)
+    if done:
+        lines.append("Done: " + "; ".join(done))
+    tail = [m for n, m in enumerate(messages[-count:], len(messages) - min(count, len(messages))) if n != first]
+    if tail:
+        lines.append("Where it stopped:")
+    for m in tail:
         label = "Agent" if m["role"] == "agent" else m["role"].capitalize()
-        lines.append(f"[{label}]: {' '.join(m['text'].split())[:chars]}")
+        lines.append(f"[{label}]: {line(m['text'], chars)}")
     return "\n".join(lines)
+
+
+def worth_a_handoff(messages: list[dict[str, Any]], activity: list[tuple[str, str]], insights: int, least: int) -> bool:
+    """Whether a session did something the next one must hear of: its tools changed a file or ran
+    a command, a decision or lesson was extracted from it, or it holds at least ``least`` messages.
+    A two-message question does not replace the handoff of the session that did the work."""
+    return bool(activity) or insights > 0 or len(messages) >= least
+
+
+def session_tag(chat_id: str | None) -> str | None:
+    import hashlib
+
+    return SESSION_TAG + hashlib.sha1(chat_id.encode("utf-8", "surrogatepass")).hexdigest()[:8] if chat_id else None
 
 
 def save(
@@ -65,8 +111,18 @@ def save(
     close: bool = False,
     warn=None,
     redact: bool = True,
+    activity: list[tuple[str, str]] | None = None,
+    summarise: bool | None = None,
 ) -> CheckpointResult:
-    """Append new messages, write the checkpoint and, on close, the handoff and extracted insights."""
+    """Append new messages and write the checkpoint; with ``summarise`` (default: ``close``) also the
+    handoff and the extracted insights; with ``close`` end the session.
+
+    ``activity`` is what the session's tools did (``transcripts.tool_activity``).  A session that
+    did nothing worth a handoff (``worth_a_handoff``) writes none, so the last one that did stays
+    "Last Session".  A session writes one handoff however often it is summarised (a resumed or
+    compacted session, Codex's Stop after each turn): a handoff of the same session (its tag
+    ``session-…``), or the newest handoff when it answers the same first request, is replaced."""
+    summarise = close if summarise is None else summarise
     store.check(agent)
     store.layout.require()
     config = store.config
@@ -84,13 +140,9 @@ def save(
         # writes come first: if anything fails after them, saving again finds them stored already.
         known = {
             c: extract.known_keys(e.body for e in store.read(agent, c))
-            for c in (("decisions", "lessons") if close else ())
+            for c in (("decisions", "lessons") if summarise else ())
         }
-        handoffs = {e.body for e in store.read(agent, "handoffs")} if close else set()
-        if close and messages:
-            body = handoff_text(messages, config.handoff_messages, config.handoff_chars)
-            if body and body not in handoffs:
-                result.handoff_id = store.add(agent, "handoffs", body, list(HANDOFF_TAGS)).id
+        if summarise and messages:
             insights = extract.extract(messages, config.extract_max_items, config.extract_chars)
             for category, items, ids in (
                 ("decisions", insights.decisions, result.decisions),
@@ -100,6 +152,10 @@ def save(
                     if extract.dedupe_key(item) not in known[category]:
                         known[category].add(extract.dedupe_key(item))
                         ids.append(store.add(agent, category, item, list(EXTRACT_TAGS)).id)
+            done = relative_to(activity or [], [str(store.layout.root)])
+            found = len(insights.decisions) + len(insights.lessons)
+            if worth_a_handoff(messages, done, found, config.handoff_min_messages):
+                result.handoff_id = _write_handoff(store, agent, messages, done, chat_id)
         session = checkpoints.current_session(store.layout, agent, chat_id, config.checkpoint_max_age_days)
         session = session or conversations.new_session_name()
         result.new_messages = conversations.append_messages(store.layout, agent, messages, warn, session)
@@ -116,3 +172,29 @@ def save(
             closed=close,
         )
     return result
+
+
+def _write_handoff(
+    store: Store, agent: str, messages: list[dict[str, Any]], activity: list[tuple[str, str]], chat_id: str | None
+) -> int | None:
+    """Add the session's handoff, or replace the one it wrote before; its id (None: unchanged)."""
+    from memcli.storage.store import is_compaction_summary
+
+    config = store.config
+    body = handoff_text(messages, config.handoff_messages, config.handoff_chars, activity)
+    if not body:
+        return None
+    tag = session_tag(chat_id)
+    tags = list(HANDOFF_TAGS) + ([tag] if tag else [])
+    handoffs = [e for e in store.read(agent, "handoffs") if not is_compaction_summary(e)]
+    asked = body.split("\n", 1)[0] if body.startswith("Asked: ") else None
+    same = next((e for e in handoffs if tag and tag in e.tags), None)
+    if same is None and asked and handoffs and handoffs[0].body.split("\n", 1)[0] == asked:
+        same = handoffs[0]  # a session resumed under another id: the same work goes on
+    if same is not None:
+        if same.body == body:
+            return None
+        return store.update(agent, same.id, body, tags).entry.id
+    if any(e.body == body for e in handoffs):
+        return None
+    return store.add(agent, "handoffs", body, tags).id

@@ -33,6 +33,15 @@ from memcli.errors import MemcliError
 from memcli.storage.fsutil import OutsideMemory, atomic_write, read_inside
 from memcli.storage.fsutil import warn as _warn
 from memcli.storage.paths import Layout, validate_agent
+from memcli.storage.transcripts import (
+    cursor_text,
+    looks_like_cursor_text,
+    noise,
+    relative_to,
+    session_cwd,
+    strip_noise,
+    tool_activity,
+)
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -90,7 +99,7 @@ def normalise_message(raw: Any, where: str) -> dict[str, Any] | None:
     """A message as memcli stores it, or None for an internal one.  Raises on a wrong shape."""
     if not isinstance(raw, dict):
         raise MemcliError(f"{where}: a message must be a JSON object with role and text")
-    if raw.get("internal"):
+    if raw.get("internal") or raw.get("isCompactSummary"):  # Claude Code's summary after a compaction
         return None
     role = raw.get("role")
     text = raw.get("text")
@@ -131,13 +140,14 @@ def normalise_message(raw: Any, where: str) -> dict[str, Any] | None:
         raise MemcliError(f"{where}: a message needs a string 'role' and a string 'text'")
     role, text = _clean(role), _clean(text)
     role = ROLES.get(role.lower(), role.lower())
+    text = strip_noise(text)  # system reminders, hook output, attachments: not the person's words
     if role == "user":
         match = _USER_QUERY.match(text)
         if match:
             text = match.group(1)
     text = strip_injected(text)  # the memory block memcli put into the prompt never comes back
-    if not text.strip():
-        return None  # the prompt held nothing but the block
+    if not text.strip() or noise(text):
+        return None  # the prompt held nothing but the block, or a slash command, its output, a summary
     message: dict[str, Any] = {"role": role, "text": text}
     for key in ("ts", "timestamp", "createdAt", "time"):
         ts = _timestamp(raw.get(key))
@@ -160,6 +170,10 @@ def parse_conversation(text: str, where: str = "input") -> tuple[list[dict[str, 
         raise MemcliError(f"{where}: empty input; expected a conversation (JSON array, JSONL or transcript)")
     items: list[Any]
     meta: dict[str, Any] = {}
+    if looks_like_cursor_text(stripped):  # Cursor's older plain-text transcripts
+        plain, did = cursor_text(stripped)
+        messages = [m for m in (normalise_message(item, where) for item in plain) if m is not None]
+        return messages, {"activity": did}
     try:
         data = json.loads(stripped)
     except RecursionError:
@@ -195,10 +209,16 @@ def parse_conversation(text: str, where: str = "input") -> tuple[list[dict[str, 
         else:
             raise MemcliError(f"{where}: expected a JSON array of messages or an object with 'messages'")
     messages = []
+    activity: list[tuple[str, str]] = []
+    cwd = None
     for n, item in enumerate(items, 1):
         message = normalise_message(item, f"{where}: message {n}")
         if message is not None:
             messages.append(message)
+        activity.extend(tool_activity(item))
+        cwd = cwd or session_cwd(item)
+    # what the session's tools did (files changed, commands run), paths as the project names them
+    meta["activity"] = relative_to(activity, [cwd] if cwd else [])
     return messages, meta
 
 

@@ -95,6 +95,7 @@ def run(
         close,
         output.warn,
         redact=not allow_secret,
+        activity=meta.get("activity"),
     )
     if as_json:
         output.print_json(result.to_json())
