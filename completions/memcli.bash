@@ -89,7 +89,7 @@ _memcli() {
             ;;
         mcp)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--agent -a --dir --help -h" -- "$cur")); return
             fi
             ;;
         migrate)

@@ -466,11 +466,13 @@ def test_mcp_over_stdio_with_the_sdk_client(mem: Path):
             init = await client.initialize()
             assert init.server_info.name == "memcli"
             tools = {t.name: t for t in (await client.list_tools()).tools}
-            assert set(tools) == {"search", "add", "show", "list", "inject"}
-            for name in ("search", "show", "list", "inject"):
+            assert set(tools) == {"search", "add", "show", "list", "inject", "edit", "remove", "done", "status"}
+            for name in ("search", "show", "list", "inject", "status"):
                 assert tools[name].annotations.read_only_hint is True
-            assert tools["add"].annotations.read_only_hint is False
-            assert set(tools["add"].input_schema["required"]) == {"agent", "category", "text"}
+            for name in ("add", "edit", "remove", "done"):
+                assert tools[name].annotations.read_only_hint is False
+            assert tools["remove"].annotations.destructive_hint is True
+            assert set(tools["add"].input_schema["required"]) == {"category", "text"}
             assert tools["search"].input_schema["required"] == ["query"]
 
             added = await client.call_tool(
@@ -494,7 +496,7 @@ def test_mcp_over_stdio_with_the_sdk_client(mem: Path):
                 "add", {"agent": "dev", "category": "lessons", "text": "key AKIAIOSFODNN7EXAMPLE"}
             )
             assert refused.is_error and "secret" in refused.content[0].text
-            wrong = await client.call_tool("add", {"agent": "Bad Agent", "category": "nope", "text": "x"})
+            wrong = await client.call_tool("add", {"agent": "Bad Agent", "category": "lessons", "text": "x"})
             assert wrong.is_error and "invalid agent id" in wrong.content[0].text
             missing = await client.call_tool("show", {"agent": "dev", "id": 1})
             assert missing.is_error and "no entry 1" in missing.content[0].text

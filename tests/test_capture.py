@@ -184,3 +184,68 @@ def test_checkpoint_from_a_file_reads_the_same_formats(mem: Path):
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["handoff"] is not None
     assert not [n for n in NOISE if n in memory_text(mem)]
+
+
+# -- MCP: tools an agent can curate with ----------------------------------------------------------
+
+
+def test_an_mcp_client_curates_memory(mem: Path):
+    """Through the SDK's own client: tick a task, edit and remove entries, list the agents, and
+    get a schema error for a category that does not exist; calls that name no agent mean the
+    server's, and a write to an agent with no memory is refused."""
+    import asyncio
+    import sys
+
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    from .conftest import clean_env
+
+    task = run("add", "dev", "tasks", "- [ ] cover the 502 retry with a test", cwd=mem, check=True).stdout.strip()
+    wrong = run("add", "dev", "decisions", "We use SQLite for the queue", cwd=mem, check=True).stdout.strip()
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "memcli", "mcp", "--agent", "dev"], cwd=str(mem), env=clean_env()
+    )
+
+    async def session() -> None:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            category = tools["add"].input_schema["properties"]["category"]
+            assert "lessons" in json.dumps(category) and "enum" in json.dumps(category)
+
+            status = await client.call_tool("status", {})
+            assert not status.is_error
+            assert list(status.structured_content["agents"]) == ["dev"]
+            assert status.structured_content["default_agent"] == "dev"
+
+            ticked = await client.call_tool("done", {"id": int(task)})
+            assert not ticked.is_error and ticked.structured_content["ticked"] == [
+                "- [x] cover the 502 retry with a test"
+            ]
+            again = await client.call_tool("done", {"id": int(task)})
+            assert again.is_error and "no open task" in again.content[0].text
+
+            fixed = await client.call_tool("edit", {"id": int(wrong), "text": "We use Redis for the queue #queue"})
+            assert not fixed.is_error and fixed.structured_content["tags"] == ["queue"]
+            secret = await client.call_tool("edit", {"id": int(wrong), "text": "key AKIAIOSFODNN7EXAMPLE"})
+            assert secret.is_error and "secret" in secret.content[0].text
+
+            added = await client.call_tool("add", {"category": "lessons", "text": "the CI proxy drops idle sockets"})
+            assert not added.is_error and added.structured_content["agent"] == "dev"
+            stranger = await client.call_tool("add", {"agent": "claude", "category": "lessons", "text": "a b c d"})
+            assert stranger.is_error and "known agents: dev" in stranger.content[0].text
+            bad = await client.call_tool("add", {"category": "notes", "text": "x"})
+            assert bad.is_error  # the schema's enum, checked by the SDK
+
+            none = await client.call_tool("remove", {"ids": [int(wrong), 1]})
+            assert none.is_error and "no entry 1" in none.content[0].text  # all or none
+            gone = await client.call_tool("remove", {"ids": [int(wrong)]})
+            assert not gone.is_error and [r["id"] for r in gone.structured_content["removed"]] == [int(wrong)]
+
+            block = await client.call_tool("inject", {"task": "queue"})
+            assert not block.is_error and "cover the 502 retry" not in block.content[0].text  # ticked: not open
+
+    asyncio.run(asyncio.wait_for(session(), 120))
+    listed = json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)
+    assert int(wrong) not in [e["id"] for e in listed]
+    assert "- [x] cover the 502 retry" in run("show", "dev", task, cwd=mem, check=True).stdout

@@ -1,9 +1,12 @@
 """``memcli mcp``: the memory as a Model Context Protocol server over stdio.
 
 Built on the official ``mcp`` Python SDK (an optional extra: ``pip install "memcli[mcp]"``).
-Five tools — ``search``, ``add``, ``show``, ``list``, ``inject`` — each a thin face over
-``memcli.api`` and ``memcli.recall.block``, the functions the CLI calls: the same validation, secret
-refusal, locking and freshness.  Each call finds the memory again (``--dir``, ``MEMCLI_DIR`` or
+Tools to read (``search``, ``show``, ``list``, ``inject``, ``status``) and to curate (``add``,
+``edit``, ``remove``, ``done``), each a thin face over ``memcli.api`` and ``memcli.recall.block``,
+the functions the CLI calls: the same validation, secret refusal, locking and freshness.  ``agent``
+defaults to the server's own (``memcli mcp --agent ID``, as ``memcli setup`` writes it); a write to
+an agent that has no memory while others do is refused, naming them (a model that says "claude"
+where the hooks read "dev" would write memory no session ever gets).  Each call finds the memory again (``--dir``, ``MEMCLI_DIR`` or
 upwards from the folder the server started in) and reads the files as they are then, so
 writes by the CLI, git or another session are seen at once.  Every result is text for the model
 plus structured content; a bad call is an MCP tool error (``isError``) and the server goes on.
@@ -20,7 +23,8 @@ INSTRUCTIONS = (
     "Project memory kept by memcli in the repository's .memory/ folder: decisions, lessons, open tasks, "
     "handoffs of earlier agent sessions. Call `inject` at the start of a task for the memory block, `search` to "
     "look something up, and `add` when a decision is made or a lesson learned (one fact per entry, #tags for "
-    "topics; tasks as '- [ ] ...'). Never store secrets: they are refused."
+    "topics; tasks as '- [ ] ...'). Keep it true: `done` when you finish a task, `edit` a memory that became "
+    "wrong, `remove` one that is no longer worth keeping. Never store secrets: they are refused."
 )
 
 
@@ -34,12 +38,28 @@ def _sdk():
     return MCPServer, ToolError, CallToolResult, TextContent, ToolAnnotations
 
 
-def build_server(dir_option: str | None = None):
-    """The server with memcli's five tools (not yet running)."""
+def build_server(dir_option: str | None = None, default_agent: str | None = None):
+    """The server with memcli's tools (not yet running); ``default_agent`` answers for a call that
+    names no agent."""
     MCPServer, ToolError, CallToolResult, TextContent, ToolAnnotations = _sdk()  # first: says what is missing
+    from typing import Literal
+
     from pydantic import Field  # the SDK's own dependency
 
     from memcli import __version__
+    from memcli.config import DEFAULT_CATEGORIES
+
+    if default_agent is not None:
+        from memcli.storage.paths import validate_agent
+
+        validate_agent(default_agent)
+    try:  # the categories of this memory tree (its config.toml may add some), as an enum in the schema
+        from memcli.config import load_config
+        from memcli.storage.paths import find_layout
+
+        categories = tuple(load_config(find_layout(dir_option).memory).vault_categories)
+    except MemcliError:
+        categories = DEFAULT_CATEGORIES
 
     server = MCPServer("memcli", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     reading = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -71,11 +91,37 @@ def build_server(dir_option: str | None = None):
 
         return call
 
-    Agent = Annotated[str, Field(description="Agent id, e.g. dev (lower-case letters, digits, '.', '_', '-').")]
+    def agent_of(agent: str | None, writing: bool = False) -> str:
+        """The agent a call is for: the one it names, else the server's; a write to an agent with no
+        memory while others have some is refused (a wrong name would write memory no session reads)."""
+        from memcli.storage.paths import validate_agent
+
+        known = store().agents()
+        chosen = agent or default_agent
+        if chosen is None:
+            names = ", ".join(known) or "none yet"
+            raise MemcliError(f"name the agent (known agents: {names}), or start the server with --agent")
+        validate_agent(chosen)
+        if writing and known and chosen not in known:
+            raise MemcliError(
+                f"agent {chosen!r} has no memory here; known agents: {', '.join(known)}"
+                + (f" (this server's agent is {default_agent})" if default_agent else "")
+            )
+        return chosen
+
+    mine = f" [default: {default_agent}, this server's agent]" if default_agent else ""
+    Agent = Annotated[
+        Optional[str],
+        Field(
+            description=f"Agent id, e.g. dev (lower-case letters, digits, '.', '_', '-'){mine}. `status` lists them."
+        ),
+    ]
     OptionalAgent = Annotated[Optional[str], Field(description="Only this agent's entries.")]
-    Category = Annotated[str, Field(description="decisions, lessons, tasks, projects or handoffs.")]
-    OptionalCategory = Annotated[Optional[str], Field(description="Only this category.")]
+    CategoryName = Literal[categories]  # type: ignore[valid-type]  # an enum built from the tree's config
+    Category = Annotated[CategoryName, Field(description="What kind of memory it is.")]
+    OptionalCategory = Annotated[Optional[CategoryName], Field(description="Only this category.")]
     Limit = Annotated[Optional[int], Field(ge=1, le=1000, description="At most this many results.")]
+    EntryId = Annotated[int, Field(ge=0, description="The entry's id (from search or list).")]
 
     @server.tool(annotations=reading)
     @guarded
@@ -96,29 +142,29 @@ def build_server(dir_option: str | None = None):
     @server.tool(annotations=writing)
     @guarded
     def add(
-        agent: Agent,
         category: Category,
         text: Annotated[
             str, Field(min_length=1, description="The entry: one fact, a line or two; #hashtags become tags.")
         ],
         tags: Annotated[Optional[list[str]], Field(description="More tags, one word each.")] = None,
+        agent: Agent = None,
     ) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
-        """Add an entry to an agent's memory and return its id (secrets are refused)."""
+        """Add an entry when a decision is made, a lesson learned, work is left open (tasks as "- [ ] ...") or a
+        session ends (handoffs). Returns the new entry with its id. Secrets are refused."""
         from memcli import api
 
+        agent = agent_of(agent, writing=True)
         entry = api.add(store(), agent, category, text, tags)
         data = api.entry_json(agent, category, entry)
         return result(f"added {agent}/{category} {entry.id}", data)
 
     @server.tool(annotations=reading)
     @guarded
-    def show(
-        agent: Agent,
-        id: Annotated[int, Field(ge=0, description="The entry's id (from search or list).")],
-    ) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
-        """One entry in full."""
+    def show(id: EntryId, agent: Agent = None) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
+        """One entry in full: its text, tags, category and date."""
         from memcli import api
 
+        agent = agent_of(agent)
         located, _ = api.show(store(), agent, id)
         data = api.entry_json(agent, located.category, located.entry)
         return result(_entry_text(data), data)
@@ -147,7 +193,7 @@ def build_server(dir_option: str | None = None):
     @server.tool(annotations=reading)
     @guarded
     def inject(
-        agent: Agent,
+        agent: Agent = None,
         task: Annotated[
             Optional[str], Field(description="What the agent is asked to do: picks the relevant decisions and lessons.")
         ] = None,
@@ -158,12 +204,92 @@ def build_server(dir_option: str | None = None):
         from memcli.recall import block as injection
         from memcli.storage.paths import find_layout, validate_agent
 
+        agent = agent_of(agent)
         validate_agent(agent)
         notes: list[str] = []
         sel, used = injection.build(find_layout(dir_option), agent, task or "", budget, False, notes.append)
         data = sel.to_json(agent, task or "", used)
         data["notes"] = notes
-        return result(sel.render() or "(no memory yet)", data)
+        empty = f"(no memory yet for {agent})" if agent not in store().agents() else "(nothing fits in the budget)"
+        return result(sel.render() or empty, data)
+
+    @server.tool(annotations=writing)
+    @guarded
+    def edit(
+        id: EntryId,
+        text: Annotated[
+            Optional[str], Field(min_length=1, description="The new text (its #hashtags become tags).")
+        ] = None,
+        tags: Annotated[
+            Optional[list[str]],
+            Field(description="Tags: with new text, added to its #hashtags; alone, they replace them."),
+        ] = None,
+        agent: Agent = None,
+    ) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
+        """Correct a memory that became wrong or incomplete: new text, new tags, or both. Returns the entry."""
+        from memcli import api
+
+        if text is None and tags is None:
+            raise MemcliError("give the new text, or tags, or both")
+        agent = agent_of(agent, writing=True)
+        db = store()
+        located, _ = api.show(db, agent, id)
+        if text is not None:
+            api.check_secrets(api.require_text(api.check_text(text)), False)
+        updated = db.update(agent, located.entry.id, text, api.clean_tags(tags) if tags is not None else None)
+        data = api.entry_json(agent, updated.category, updated.entry)
+        return result(f"updated {agent}/{updated.category} {updated.entry.id}", data)
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False))
+    @guarded
+    def remove(
+        ids: Annotated[list[int], Field(min_length=1, description="The ids of the entries to remove.")],
+        agent: Agent = None,
+    ) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
+        """Remove memories that are no longer worth keeping (wrong, outdated, duplicated): all of the ids, or none
+        if one is unknown. Returns what was removed."""
+        from memcli import api
+
+        agent = agent_of(agent, writing=True)
+        removed = store().remove(agent, list(ids))
+        rows = [api.entry_json(agent, r.category, r.entry) for r, _twins in removed]
+        text = "\n".join(f"removed {r['agent']}/{r['category']} {r['id']}: {_first_line(r['body'])}" for r in rows)
+        return result(text, {"removed": rows})
+
+    @server.tool(annotations=writing)
+    @guarded
+    def done(
+        id: Annotated[int, Field(ge=0, description="The task entry's id (from list with category tasks).")],
+        text: Annotated[Optional[str], Field(description="Only the open tasks that contain this text.")] = None,
+        agent: Agent = None,
+    ) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
+        """Mark a finished task done: the entry's open tasks ("- [ ]", or only those containing text) become
+        "- [x]" and leave the memory block. Returns the lines ticked."""
+        from memcli import api
+
+        agent = agent_of(agent, writing=True)
+        db = store()
+        located, _ = api.show(db, agent, id)
+        ticked = api.mark_done(db, located, text)
+        return result("\n".join(ticked), {"id": located.entry.id, "agent": agent, "ticked": ticked})
+
+    @server.tool(annotations=reading)
+    @guarded
+    def status(agent: OptionalAgent = None) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
+        """The agents that have memory here, with their entries per category and open tasks, and the categories an
+        entry may have. Use it to find the agent to read and write."""
+        from memcli.upkeep.status import vault_status
+
+        report = vault_status(store(), agent)
+        agents = {
+            name: {"entries": a["entries"], "open_tasks": a["open_tasks"], "categories": a["categories"]}
+            for name, a in report["agents"].items()
+        }
+        data = {"agents": agents, "default_agent": default_agent, "categories": list(categories)}
+        lines = [f"{name}: {a['entries']} entries, {a['open_tasks']} open tasks" for name, a in agents.items()]
+        if default_agent:
+            lines.append(f"this server's agent: {default_agent}")
+        return result("\n".join(lines) or "no memory yet", data)
 
     return server
 
@@ -191,11 +317,11 @@ def _clean_line(line: str) -> str:
     return _LONE_SURROGATE.sub(r"\\ufffd", line) if "\\u" in line else line
 
 
-def serve(dir_option: str | None = None) -> None:
+def serve(dir_option: str | None = None, default_agent: str | None = None) -> None:
     import io
     import sys
 
-    server = build_server(dir_option)  # first: without the SDK, it says what to install
+    server = build_server(dir_option, default_agent)  # first: without the SDK, it says what to install
 
     import anyio
     from mcp.server.stdio import stdio_server

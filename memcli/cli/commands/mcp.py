@@ -2,31 +2,40 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import CommandSpec
+from memcli.cli.spec import CommandSpec, Param
 
 SPEC = CommandSpec(
     name="mcp",
-    help="""Serve the memory to MCP clients over stdio: the tools search, add, show, list and inject.
+    help="""Serve the memory to MCP clients over stdio: the tools search, show, list, inject and status to
+read, add, edit, remove and done to curate.
 
 The same checks as the CLI (names, secrets, locking); each call reads the memory as it is
 then. The memory is found as for every command: --dir, MEMCLI_DIR, else upwards from the
-folder the server starts in.""",
+folder the server starts in. --agent is the agent a call means when it names none.""",
     epilog="""Needs the MCP SDK: pip install "memcli[mcp]"
 
 Examples:
 
-  claude mcp add memcli -- memcli mcp
+  claude mcp add memcli -- memcli mcp --agent dev
 
-  codex mcp add memcli -- memcli mcp
+  codex mcp add memcli -- memcli mcp --agent dev
 
   memcli --dir ~/src/shop mcp
 """,
-    params=(),
+    params=(
+        Param(
+            "agent",
+            "option",
+            flags=("--agent", "-a"),
+            help="The agent a tool call means when it names none (memcli setup writes it).",
+            metavar="ID",
+        ),
+    ),
 )
 
 
-def run(dir_option: str | None) -> int:
+def run(dir_option: str | None, agent: str | None = None) -> int:
     from memcli.agents.mcp_server import serve
 
-    serve(dir_option)
+    serve(dir_option, agent)
     return 0
