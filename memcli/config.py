@@ -4,6 +4,7 @@ Every key, its section and its default (README "Configuration" lists the same)::
 
     [vault]       categories = ["decisions", "lessons", "tasks", "projects", "handoffs"]
                   lock_timeout = 10          # seconds to wait for the memory lock
+                  max_entry_bytes = 65536    # an entry's text (UTF-8): a larger one is refused
     [inject]      budget = 2000              # tokens, estimated as ceil(characters / 4)
                   decisions = 3
                   lessons = 2
@@ -13,6 +14,7 @@ Every key, its section and its default (README "Configuration" lists the same)::
                   prefix = true
     [checkpoint]  max_age_days = 7
                   messages = 50
+                  max_message_chars = 16000  # a longer message is stored cut, with a marker
     [handoff]     messages = 6
                   chars = 200
                   min_messages = 6           # a session with fewer, no tool use and no insight: no handoff
@@ -40,6 +42,7 @@ class Config:
 
     vault_categories: tuple[str, ...] = DEFAULT_CATEGORIES
     vault_lock_timeout: float = 10.0
+    vault_max_entry_bytes: int = 65_536  # an entry's text, in UTF-8 bytes: larger is refused
     inject_budget: int = 2000
     inject_decisions: int = 3
     inject_lessons: int = 2
@@ -49,6 +52,7 @@ class Config:
     search_prefix: bool = True
     checkpoint_max_age_days: float = 7.0
     checkpoint_messages: int = 50
+    checkpoint_max_message_chars: int = 16_000  # a longer message is cut, with a marker
     handoff_messages: int = 6
     handoff_chars: int = 200
     handoff_min_messages: int = 6  # a session with fewer, no tool use and no insight writes no handoff

@@ -249,3 +249,28 @@ def test_an_mcp_client_curates_memory(mem: Path):
     listed = json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)
     assert int(wrong) not in [e["id"] for e in listed]
     assert "- [x] cover the 502 retry" in run("show", "dev", task, cwd=mem, check=True).stdout
+
+
+# -- limits ----------------------------------------------------------------------------------------
+
+
+def test_an_entry_is_a_memory_not_a_log(mem: Path):
+    big = "x" * 20_000_000
+    result = run("add", "dev", "lessons", "-", cwd=mem, input=big)
+    assert result.returncode == 1 and len(result.stderr.splitlines()) == 1
+    assert "19.1 MB" in result.stderr and "64 KB" in result.stderr and "max_entry_bytes" in result.stderr
+    assert not (mem / ".memory" / "dev").exists(), "nothing written"
+    entry = run("add", "dev", "lessons", "a short lesson about timeouts", cwd=mem, check=True).stdout.strip()
+    assert run("edit", "dev", entry, "-", cwd=mem, input="y" * 70_000).returncode == 1
+    (mem / ".memory" / "config.toml").write_text("[vault]\nmax_entry_bytes = 100000\n")
+    run("edit", "dev", entry, "-", cwd=mem, input="y" * 70_000, check=True)
+
+
+def test_a_long_message_is_cut_with_a_marker_and_the_session_saved(mem: Path):
+    log = "line of a very long build log\n" * 5_000  # 150,000 characters
+    messages = [{"role": "user", "text": "why does the build fail?"}, {"role": "agent", "text": log}]
+    for _ in range(2):  # saved twice: the cut is the same, stored once
+        run("checkpoint", "dev", "-", cwd=mem, input=json.dumps(messages), check=True)
+    stored = [json.loads(x) for x in conversation_text(mem, "dev").splitlines()]
+    assert len(stored) == 2
+    assert len(stored[1]["text"]) < 16_100 and stored[1]["text"].endswith("[… cut by memcli: 134000 more characters]")

@@ -39,6 +39,17 @@ class CheckpointResult:
         }
 
 
+CUT_MARK = "\n[… cut by memcli: {n} more characters]"
+
+
+def cut_long_messages(messages: list[dict[str, Any]], limit: int) -> None:
+    """A message longer than ``limit`` characters (a pasted log, a dumped file) is stored cut, with a
+    marker saying how much is gone: a session is always saved, and the cut is the same every time."""
+    for m in messages:
+        if len(m["text"]) > limit:
+            m["text"] = m["text"][:limit] + CUT_MARK.format(n=len(m["text"]) - limit)
+
+
 def redact_messages(messages: list[dict[str, Any]]) -> int:
     from memcli.output import progress
 
@@ -129,6 +140,7 @@ def save(
     result = CheckpointResult(messages=len(messages))
     if redact:
         result.redacted = redact_messages(messages)
+    cut_long_messages(messages, config.checkpoint_max_message_chars)
     conversations.assign_ids(messages, chat_id)
     for m in messages:
         if chat_id:

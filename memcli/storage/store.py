@@ -62,6 +62,10 @@ def _check_storable(body: str, tags: list[str] | None) -> None:
             raise MemcliError(f"invalid tag {tag!r}: tags are single words without spaces")
 
 
+def _size(n: int) -> str:
+    return f"{n / 1_048_576:.1f} MB" if n >= 1_048_576 else f"{n / 1024:.0f} KB" if n >= 1024 else f"{n} bytes"
+
+
 class Located:
     """An entry together with where it lives."""
 
@@ -589,12 +593,23 @@ class Store:
         """A new entry in a file of its own; returns it with its new id."""
         self.check(agent, category)
         _check_storable(body, tags)
+        self._check_size(body)
         tags = vault.merge_tags(tags or [], vault.hashtags(body))
         self.layout.require()
         with self.lock():
             entry = Entry(id=self._new_id(self._ids_in_use(agent, category)), date=None, tags=tags, body=body)
             self.write_new(agent, category, entry)
         return entry
+
+    def _check_size(self, body: str) -> None:
+        """An entry is a memory, not a log: text above ``[vault] max_entry_bytes`` is refused."""
+        limit = self.config.vault_max_entry_bytes
+        size = len(body.encode("utf-8", "surrogatepass"))
+        if size > limit:
+            raise MemcliError(
+                f"the text is {_size(size)}; an entry holds at most {_size(limit)}"
+                " ([vault] max_entry_bytes in .memory/config.toml); nothing written"
+            )
 
     def write_new(self, agent: str, category: str, entry: Entry) -> str:
         """Write an entry that has its id into a new file of its own (under the lock); its key."""
@@ -611,6 +626,7 @@ class Store:
         keep the text."""
         self.check(agent)
         _check_storable(body or "", tags)
+        self._check_size(body or "")
         with self.lock():
             located = self.find(agent, entry_id)
             old = located.entry
