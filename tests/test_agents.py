@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from memcli.agents.wiring import hook_command
 from tests.conftest import (
     FIXTURES,
     category_text,
@@ -81,15 +82,15 @@ def test_setup_claude_code_merges_is_idempotent_and_removes_exactly_its_own(mem:
     start = data["hooks"]["SessionStart"]
     assert start[0] == USER_SETTINGS["hooks"]["SessionStart"][0]  # the user's own hook, kept first
     assert start[1]["matcher"].split("|")[:4] == ["startup", "resume", "clear", "compact"]
-    assert start[1]["hooks"] == [{"type": "command", "command": "memcli agent-hook claude-code", "timeout": 10}]
-    assert data["hooks"]["PreCompact"][0]["hooks"][0]["command"] == "memcli agent-hook claude-code"
+    assert start[1]["hooks"] == [{"type": "command", "command": hook_command("claude-code", "dev"), "timeout": 10}]
+    assert data["hooks"]["PreCompact"][0]["hooks"][0]["command"] == hook_command("claude-code", "dev")
     end = data["hooks"]["SessionEnd"][0]["hooks"][0]
-    assert end["command"] == "memcli agent-hook claude-code" and end["timeout"] >= 10  # Claude's default is 1.5 s
+    assert end["command"] == hook_command("claude-code", "dev") and end["timeout"] >= 10  # Claude's default is 1.5 s
     again = run("setup", "claude-code", cwd=mem, check=True)
     assert settings.read_bytes() == first and "nothing to change" in again.stdout
     run("setup", "claude-code", "--agent", "qa", cwd=mem, check=True)  # another agent replaces, never doubles
     commands = [h["command"] for g in json.loads(settings.read_text())["hooks"]["SessionStart"] for h in g["hooks"]]
-    assert commands == ["echo hello", "memcli agent-hook claude-code --agent qa"]
+    assert commands == ["echo hello", hook_command("claude-code", "qa")]
     run("setup", "claude-code", "--remove", cwd=mem, check=True)
     assert json.loads(settings.read_text()) == USER_SETTINGS
 
@@ -155,7 +156,7 @@ def test_setup_cursor_writes_hooks_and_an_always_applied_rule(mem: Path):
     assert data["hooks"]["afterFileEdit"] == [{"command": "./format.sh"}]
     assert data["hooks"]["stop"][0] == {"command": "notify"}
     for event in ("sessionStart", "preCompact", "stop", "sessionEnd"):
-        assert data["hooks"][event][-1]["command"] == "memcli agent-hook cursor"
+        assert data["hooks"][event][-1]["command"] == hook_command("cursor", "dev")
     rule = (mem / ".cursor" / "rules" / "memcli.mdc").read_text()
     assert rule.startswith("---\n") and "\nalwaysApply: true\n" in rule.split("---")[1]
     assert 'memcli add dev decisions "' in rule
@@ -192,9 +193,9 @@ def test_setup_codex_section_mcp_table_and_hooks(mem: Path):
     assert agents_md.count("<!-- memcli setup: start -->") == 1 and "memcli add backend lessons" in agents_md
     parsed = tomllib.loads(config.read_text())
     assert parsed["model"] == "gpt-5" and parsed["mcp_servers"]["docs"] == {"command": "docs-mcp"}
-    assert parsed["mcp_servers"]["memcli"] == {"command": "memcli", "args": ["mcp"]}
+    assert parsed["mcp_servers"]["memcli"] == {"command": "memcli", "args": ["mcp", "--agent", "backend"]}
     hooks = json.loads((mem / ".codex" / "hooks.json").read_text())["hooks"]
-    assert hooks["SessionStart"][0]["hooks"][0]["command"] == "memcli agent-hook codex --agent backend"
+    assert hooks["SessionStart"][0]["hooks"][0]["command"] == hook_command("codex", "backend")
     snapshot = tree(mem)
     run("setup", "codex", "--agent", "backend", cwd=mem, check=True)
     assert tree(mem) == snapshot

@@ -274,3 +274,92 @@ def test_a_long_message_is_cut_with_a_marker_and_the_session_saved(mem: Path):
     stored = [json.loads(x) for x in conversation_text(mem, "dev").splitlines()]
     assert len(stored) == 2
     assert len(stored[1]["text"]) < 16_100 and stored[1]["text"].endswith("[… cut by memcli: 134000 more characters]")
+
+
+# -- setup closes the gaps -------------------------------------------------------------------------
+
+
+def test_hooks_work_without_memcli_on_the_agents_path(mem: Path, tmp_path: Path):
+    """An agent started with a bare environment (a desktop launcher, a service) still gets its block
+    and saves its session: the hook falls back to the Python that ran setup."""
+    import subprocess
+
+    run("setup", "claude-code", cwd=mem, check=True)
+    run("add", "dev", "decisions", "Adopt SSE instead of WebSockets #sse", cwd=mem, check=True)
+    settings = json.loads((mem / ".claude" / "settings.json").read_text())
+    start = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+    end = settings["hooks"]["SessionEnd"][0]["hooks"][0]["command"]
+    bare = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    assert subprocess.run(["sh", "-c", "command -v memcli"], env=bare, capture_output=True).returncode != 0
+    payload = {"hook_event_name": "SessionStart", "source": "startup", "cwd": str(mem)}
+    shown = subprocess.run(
+        ["sh", "-c", start], input=json.dumps(payload), env=bare, cwd=mem, capture_output=True, text=True, timeout=60
+    )
+    assert shown.returncode == 0 and "Adopt SSE instead of WebSockets" in shown.stdout, shown.stderr
+    transcript = tmp_path / "s.jsonl"
+    shutil.copy(FIXTURES / "claude-code-session.jsonl", transcript)
+    payload = {"hook_event_name": "SessionEnd", "session_id": "s", "transcript_path": str(transcript), "cwd": str(mem)}
+    saved = subprocess.run(["sh", "-c", end], input=json.dumps(payload), env=bare, cwd=mem, text=True, timeout=60)
+    assert saved.returncode == 0 and len(handoffs(mem)) == 1
+    # where neither memcli nor that Python exists, the hook does nothing and exits 0
+    gone = start.replace(shlex_quote_python(start), "/nonexistent/python3")
+    quiet = subprocess.run(["sh", "-c", gone], input="{}", env=bare, capture_output=True, text=True, timeout=60)
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+
+
+def shlex_quote_python(command: str) -> str:
+    from memcli.agents.wiring import fallback_python
+
+    import shlex
+
+    return shlex.quote(fallback_python(command, "claude-code"))
+
+
+def test_setup_registers_the_mcp_server_for_claude_code_and_cursor(mem: Path):
+    mcp = mem / ".mcp.json"
+    mcp.write_text(json.dumps({"mcpServers": {"github": {"command": "gh-mcp"}}}, indent=2) + "\n")
+    run("setup", "claude-code", "--agent", "web", cwd=mem, check=True)
+    servers = json.loads(mcp.read_text())["mcpServers"]
+    assert servers == {
+        "github": {"command": "gh-mcp"},
+        "memcli": {"command": "memcli", "args": ["mcp", "--agent", "web"]},
+    }
+    run("setup", "cursor", cwd=mem, check=True)
+    cursor = json.loads((mem / ".cursor" / "mcp.json").read_text())["mcpServers"]["memcli"]
+    assert cursor == {"command": "memcli", "args": ["mcp", "--agent", "dev"]}
+    run("setup", "claude-code", "--remove", cwd=mem, check=True)
+    assert json.loads(mcp.read_text()) == {"mcpServers": {"github": {"command": "gh-mcp"}}}
+    run("setup", "cursor", "--remove", cwd=mem, check=True)
+    assert not (mem / ".cursor").exists()
+    # a server named memcli that setup did not write is the user's: refused, never replaced
+    mcp.write_text(json.dumps({"mcpServers": {"memcli": {"command": "/opt/memcli-fork", "args": []}}}))
+    before = mcp.read_bytes()
+    refused = run("setup", "claude-code", cwd=mem)
+    assert refused.returncode == 1 and "already configures an MCP server named memcli" in refused.stderr
+    assert mcp.read_bytes() == before and not (mem / ".claude").exists()
+
+
+def test_setup_check_says_whether_the_wiring_is_intact(mem: Path):
+    from .conftest import clean_env
+
+    run("setup", "codex", cwd=mem, check=True)
+    ok = run("setup", "codex", "--check", cwd=mem)
+    assert ok.returncode == 0 and "set up for agent dev" in ok.stdout
+    (mem / ".codex" / "config.toml").unlink()
+    broken = run("setup", "codex", "--check", cwd=mem)
+    assert broken.returncode == 1 and ".codex/config.toml" in broken.stdout
+    run("setup", "codex", cwd=mem, check=True)
+    hooks = mem / ".codex" / "hooks.json"
+    hooks.write_text(hooks.read_text().replace(shlex_quote_python_codex(hooks), "/nowhere/python3"))
+    lost = run("setup", "codex", "--check", cwd=mem, env=clean_env(PATH="/usr/bin:/bin"))
+    assert lost.returncode == 1 and "find no memcli here" in lost.stdout
+    assert run("setup", "codex", "--check", "--remove", cwd=mem).returncode == 1
+
+
+def shlex_quote_python_codex(hooks: Path) -> str:
+    import shlex
+
+    from memcli.agents.wiring import fallback_python
+
+    command = json.loads(hooks.read_text())["hooks"]["Stop"][0]["hooks"][0]["command"]
+    return shlex.quote(fallback_python(command, "codex"))

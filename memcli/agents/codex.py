@@ -44,9 +44,10 @@ def changes(root: Path, agent: str, remove: bool) -> list[Change]:
     return changes
 
 
-def mcp_toml() -> str:
-    """The MCP server's table for Codex's config.toml (the tools take the agent id as an argument)."""
-    return '[mcp_servers.memcli]\ncommand = "memcli"\nargs = ["mcp"]\n'
+def mcp_toml(agent: str) -> str:
+    """The MCP server's table for Codex's config.toml (``--agent``: the agent a call means when it
+    names none)."""
+    return f'[mcp_servers.memcli]\ncommand = "memcli"\nargs = ["mcp", "--agent", "{agent}"]\n'
 
 
 def _mcp(root: Path, agent: str, remove: bool) -> list[Change]:
@@ -66,12 +67,12 @@ def _mcp(root: Path, agent: str, remove: bool) -> list[Change]:
         if remove:
             return []  # the user's own server entry: not setup's to take out
         raise MemcliError(f"{path} already configures an MCP server named memcli; nothing changed")
-    wanted = with_section(current, None if remove else mcp_toml(), TOML_MARKS, CODEX_CONFIG)
+    wanted = with_section(current, None if remove else mcp_toml(agent), TOML_MARKS, CODEX_CONFIG)
     if wanted == current:
         return []
     try:
         result = tomllib.loads(wanted or "")
-        ok = remove or result["mcp_servers"]["memcli"] == tomllib.loads(mcp_toml())["mcp_servers"]["memcli"]
+        ok = remove or result["mcp_servers"]["memcli"] == tomllib.loads(mcp_toml(agent))["mcp_servers"]["memcli"]
     except (tomllib.TOMLDecodeError, KeyError, TypeError):
         ok = False
     if not ok:  # an inline table, an array of tables: the lines would not mean what they say

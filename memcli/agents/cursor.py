@@ -15,11 +15,12 @@ from memcli.agents.files import (
     same_after_reorder,
     target,
 )
-from memcli.agents.wiring import MARK, guide, hook_command, is_ours
+from memcli.agents.wiring import MARK, chosen_command, guide, is_ours, mcp_servers
 from memcli.errors import MemcliError
 
 CURSOR_HOOKS = ".cursor/hooks.json"
 CURSOR_RULE = ".cursor/rules/memcli.mdc"
+CURSOR_MCP = ".cursor/mcp.json"  # the project's MCP servers
 # Only event names Cursor knows: one unknown name makes Cursor ignore the whole file.
 # sessionStart's ``additional_context`` goes into the conversation; the rest save it from the
 # transcript (``stop`` after each turn of an interactive session, which ``-p`` mode does not fire;
@@ -34,7 +35,8 @@ def changes(root: Path, agent: str, remove: bool) -> list[Change]:
     before, like = read_json(path)
     config = json.loads(json.dumps(before or {}))
     hooks = object_of(config, "hooks", path)
-    command = hook_command("cursor", agent)
+    existing = [h.get("command") for hs in hooks.values() if isinstance(hs, list) for h in hs if isinstance(h, dict)]
+    command = chosen_command(existing, "cursor", agent)
     for event, timeout in CURSOR_EVENTS.items():
         kept = [
             h for h in list_of(hooks, event, path) if not (isinstance(h, dict) and is_ours(h.get("command"), "cursor"))
@@ -61,6 +63,7 @@ def changes(root: Path, agent: str, remove: bool) -> list[Change]:
     if current != wanted and not (current is None and wanted is None):
         note = "removed" if wanted is None else ("created" if current is None else "updated")
         changes.append(Change(rule, wanted, f"{note} {CURSOR_RULE}"))
+    changes.extend(mcp_servers(root, CURSOR_MCP, agent, remove))
     return changes
 
 

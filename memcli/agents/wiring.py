@@ -4,7 +4,10 @@ and the advice on writing memory that every agent reads."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
+import sys
 from pathlib import Path
 
 from memcli.agents.files import Change, change_json, list_of, object_of, read_json, same_after_reorder, target
@@ -39,9 +42,30 @@ def guide(agent: str) -> str:
     return GUIDE.format(agent=agent)
 
 
-def hook_command(client: str, agent: str) -> str:
-    command = f"{HOOK_COMMAND} {client}"
-    return command if agent == DEFAULT_AGENT else f"{command} --agent {agent}"
+_AGENT_ARG = r"(?: --agent [a-z0-9][a-z0-9._-]*)?"
+_PYTHON_ARG = r"(?P<python>'[^']*'|[^\s';&|]+)"
+
+
+def hook_command(client: str, agent: str, python: str | None = None) -> str:
+    """What an agent's hook runs: memcli from the agent's PATH, else the Python that ran setup (an
+    agent started from a desktop or by a service often has another PATH); nothing, quietly, if
+    neither is there."""
+    args = f"{client}" if agent == DEFAULT_AGENT else f"{client} --agent {agent}"
+    py = shlex.quote(python or sys.executable)
+    return (
+        f"if command -v memcli >/dev/null 2>&1; then {HOOK_COMMAND} {args};"
+        f" elif [ -x {py} ]; then {py} -m memcli agent-hook {args}; fi"
+    )
+
+
+def _patterns(client: str) -> tuple[re.Pattern, re.Pattern]:
+    name = re.escape(client)
+    plain = re.compile(rf"{HOOK_COMMAND} {name}{_AGENT_ARG}")  # what memcli 0.3 wrote
+    fallback = re.compile(
+        rf"if command -v memcli >/dev/null 2>&1; then {HOOK_COMMAND} (?P<args>{name}{_AGENT_ARG});"
+        rf" elif \[ -x {_PYTHON_ARG} \]; then (?P=python) -m memcli agent-hook (?P=args); fi"
+    )
+    return plain, fallback
 
 
 def is_ours(command: object, client: str) -> bool:
@@ -49,10 +73,80 @@ def is_ours(command: object, client: str) -> bool:
     merely starts the same way is the user's)."""
     if not isinstance(command, str):
         return False
+    return any(p.fullmatch(command.strip()) for p in _patterns(client))
+
+
+def fallback_python(command: str, client: str) -> str | None:
+    """The Python a hook command of setup's falls back to (None for the plain form)."""
+    match = _patterns(client)[1].fullmatch(command.strip())
+    return shlex.split(match.group("python"))[0] if match else None
+
+
+def chosen_command(existing: list[object], client: str, agent: str) -> str:
+    """The hook command to write: the one already there if it is setup's, for the same agent, and
+    its fallback works on this machine (no churn when a teammate runs setup again), else a new one."""
+    wanted = hook_command(client, agent)
+    for command in existing:
+        if isinstance(command, str) and is_ours(command, client):
+            python = fallback_python(command, client)
+            same_agent = hook_command(client, agent, python or "x") == command.strip()
+            if python and same_agent and os.access(python, os.X_OK):
+                return command.strip()
+    return wanted
+
+
+def reachable(command: str, client: str) -> bool:
+    """Whether a hook command of setup's finds memcli here (on PATH, or its fallback Python)."""
+    import shutil
+
+    if shutil.which("memcli"):
+        return True
+    python = fallback_python(command, client)
+    return bool(python and os.access(python, os.X_OK))
+
+
+MCP_SERVER = "memcli"
+
+
+def mcp_entry(agent: str) -> dict:
+    """memcli's MCP server as Claude Code's .mcp.json and Cursor's .cursor/mcp.json name it."""
+    return {"command": "memcli", "args": ["mcp", "--agent", agent]}
+
+
+def is_our_server(value: object) -> bool:
+    """Whether an MCP server entry is one setup wrote (memcli's command running ``mcp``)."""
     return (
-        re.fullmatch(rf"{HOOK_COMMAND} {re.escape(client)}(?: --agent [a-z0-9][a-z0-9._-]*)?", command.strip())
-        is not None
+        isinstance(value, dict)
+        and value.get("command") == "memcli"
+        and isinstance(value.get("args"), list)
+        and value["args"][:1] == ["mcp"]
     )
+
+
+def mcp_servers(root: Path, relative: str, agent: str, remove: bool) -> list[Change]:
+    """``{"mcpServers": {"memcli": {"command", "args"}}}`` in a project's MCP file, everything else
+    kept; a server named memcli that setup did not write is the user's (refused, or left alone)."""
+    from memcli.errors import MemcliError
+
+    path = target(root, relative)
+    before, like = read_json(path)
+    config = json.loads(json.dumps(before or {}))
+    servers = object_of(config, "mcpServers", path)
+    current = servers.get(MCP_SERVER)
+    if current is not None and not is_our_server(current):
+        if remove:
+            return []
+        raise MemcliError(f"{path} already configures an MCP server named memcli; nothing changed")
+    if remove:
+        servers.pop(MCP_SERVER, None)
+    else:
+        servers[MCP_SERVER] = mcp_entry(agent)
+    if servers:
+        config["mcpServers"] = servers
+    else:
+        config.pop("mcpServers", None)
+    change = change_json(path, before, config, relative, like)
+    return [change] if change else []
 
 
 def hook_groups(root: Path, relative: str, client: str, events: dict, agent: str, remove: bool) -> list[Change]:
@@ -62,7 +156,16 @@ def hook_groups(root: Path, relative: str, client: str, events: dict, agent: str
     before, like = read_json(path)
     settings = json.loads(json.dumps(before or {}))  # a deep copy to change
     hooks = object_of(settings, "hooks", path)
-    command = hook_command(client, agent)
+    existing = [
+        h.get("command")
+        for groups in hooks.values()
+        if isinstance(groups, list)
+        for g in groups
+        if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+        for h in g["hooks"]
+        if isinstance(h, dict)
+    ]
+    command = chosen_command(existing, client, agent)
     for event, (matcher, timeout) in events.items():
         kept = []
         for group in list_of(hooks, event, path):

@@ -12,7 +12,9 @@ claude-code: .claude/settings.json hooks (SessionStart prints the memory block;
 PreCompact and SessionEnd save the session from its transcript). cursor:
 .cursor/hooks.json (sessionStart, preCompact, stop, sessionEnd) and the rule
 .cursor/rules/memcli.mdc. codex: a marked section in AGENTS.md, the MCP server in
-.codex/config.toml and .codex/hooks.json. Running it twice changes nothing.""",
+.codex/config.toml and .codex/hooks.json. Claude Code and Cursor also get the MCP server
+(.mcp.json, .cursor/mcp.json). The hooks run memcli from the agent's PATH, else the Python
+that ran setup. Running it twice changes nothing; --check says whether all is in place.""",
     epilog="""Examples:
 
   memcli setup claude-code
@@ -20,6 +22,8 @@ PreCompact and SessionEnd save the session from its transcript). cursor:
   memcli setup cursor --agent frontend
 
   memcli setup codex --remove
+
+  memcli setup claude-code --check
 """,
     params=(
         Param(
@@ -47,6 +51,14 @@ PreCompact and SessionEnd save the session from its transcript). cursor:
             default=False,
             help="Take out exactly what setup added; keep the rest.",
         ),
+        Param(
+            "check",
+            "flag",
+            flags=("--check",),
+            type=bool,
+            default=False,
+            help="Change nothing: say whether the wiring is intact (exit 1 if not).",
+        ),
         quiet_flag(),
     ),
 )
@@ -57,16 +69,34 @@ NEXT_STEPS = {
     "cursor": "Cursor now gets the memory block at session start and saves the conversation after each turn"
     " and at the end; the rule tells the agent how to write memory.",
     "codex": "Codex reads .codex/ only in a trusted project: trust it, then review the new hooks with /hooks."
-    " For the MCP server in every project instead: codex mcp add memcli -- memcli mcp",
+    " For the MCP server in every project instead: codex mcp add memcli -- memcli mcp --agent dev",
 }
 
 
-def run(dir_option: str | None, client: str, agent: str = "dev", remove: bool = False, quiet: bool = False) -> int:
+def run(
+    dir_option: str | None,
+    client: str,
+    agent: str = "dev",
+    remove: bool = False,
+    check: bool = False,
+    quiet: bool = False,
+) -> int:
     from memcli.agents import setup as wiring
     from memcli.cli import common
+    from memcli.errors import MemcliError
     from memcli.output import echo
 
     store = common.open_store(dir_option)
+    if check:
+        if remove:
+            raise MemcliError("--check and --remove do not go together")
+        problems = wiring.check(store.layout, client, agent)
+        if not quiet:
+            for line in problems:
+                echo(line)
+            if not problems:
+                echo(f"{client}: set up for agent {agent}, and its hooks find memcli here")
+        return 1 if problems else 0
     changes = wiring.setup(store.layout, client, agent, remove, store.config.vault_lock_timeout)
     if quiet:
         return 0
