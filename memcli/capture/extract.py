@@ -1,9 +1,14 @@
-"""The PT+EN heuristic insight extractor, with the tightened rules of AITEAM-X agent-memory v0.5.
+"""The PT+EN heuristic insight extractor: decisions and lessons from a session's messages.
 
-Only agent messages are read, line by line.  A line longer than 30 characters that
-matches a decision pattern is a decision, else one that matches a lesson pattern is a
-lesson.  Tables, headings, fenced code (every line of it), quotes, bare list markers, bold labels and an
-agent's reasoning chatter are skipped; near-identical lines are kept once.
+It grew from AITEAM-X agent-memory v0.5's rules and is measured on a labelled corpus of lines as
+agents and users write them (``python bench/extraction.py``; bench/RESULTS.md has the figures).
+Messages of the agent and of the person are read line by line.  An explicit label
+(``**Decision:**``, ``Lesson learned:``, ``Decisão:``) is always an insight of its kind.  Else a line
+longer than 30 characters that matches a decision pattern (a choice said by "we", settled, or a rule
+with its contrast) is a decision, else one that matches a lesson pattern (a cause found, a gotcha,
+a constraint) is a lesson.  Tables, headings, fenced code (every line of it), quotes, bare list
+markers and an agent's narration of its own steps are skipped, and so are hedges, questions, plans
+and notes about the step at hand; near-identical lines are kept once.
 """
 
 from __future__ import annotations
@@ -12,36 +17,54 @@ import re
 from dataclasses import dataclass, field
 
 _I = re.IGNORECASE
+# A decision is a choice the project keeps following: said by "we" (or the team, or the user's
+# "let's"), settled, or a rule with its contrast ("X, not Y").  A plan for the next minute ("I'll
+# use grep") and a description of code ("this function will use the cache") are not decisions.
 DECISION = [
     re.compile(p, _I)
     for p in (
         r"\bdecidimos\b",
         r"\bdecidi\b",
         r"\bdecisão\s+(foi|tomada|de)\b",
-        r"\bchose\s+to\b",
-        r"\bwill\s+use\b",
-        r"\bgoing\s+with\b",
+        r"\bfica\s+decidido\b",
         r"\boptamos\s+por\b",
         r"\badotamos\b",
-        r"\bvamos\s+usar\b",
+        r"\bescolhemos\b",
+        r"\bvamos\s+(usar|manter|adotar)\b",
+        r"\b(we|team|user)\s+(have\s+)?decided\b",
+        r"\bdecided\s+(to|that|against|on|in)\b",
+        r"\b(we|team)\s+(chose|picked|opted|agreed|settled|went\s+with|standardi[sz]ed)\b",
+        r"\bwe('re|\s+are)\s+(going\s+with|moving|standardi[sz]ing|switching|sticking)\b",
+        r"\bwe('ll|\s+will)\s+(use|keep|log|move|pin|drop|switch|stick|adopt|store|run|serve)\b",
+        r"\b(let's|lets)\s+(go|use|keep|stick|switch)\b",
+        r"^(ok|okay|fine|alright)[,.]?\s+(we'll|go\s+with|use|keep)\b",
+        r"\bgoing\s+with\b",
         r"\bwent\s+with\b",
-        r"\bsettled\s+on\b",
-        r"\bwe\s+decided\b",
-        r"\bwe\s+chose\b",
+        r"\bsettled(\s+on)?\b",
+        r"\bagreed\s+(with|that|to|on|:)",
+        r"\bfinal\s+call\b",
+        r"\bfrom\s+(now|here)\s+on\b",
+        r"\b\w+\s+it\s+is\s*:",
+        r"\bchose\s+to\b",
+        r"\bon\s+purpose\b",
+        r"\bby\s+design\b",
         r"\bconclusion:",
         r"\bconclusão:",
-        r"\brecomenda[çc]ão\b",
-        r"\brecommend(ed|ation)\b",
-        r"\bpropon(ho|emos)\b",
-        r"\bpropose\s+(to|that|we)\b",
+        # a rule with its contrast: "Store the token in a cookie, not in localStorage"
+        r"^(use|store|keep|serve|put|prefer|pin|send)\b.*(\binstead\s+of\b|\brather\s+than\b|,\s+not\s|;\s+not\s)",
+        r"\b(are|is)\s+(not\s+allowed|only\s+for|the\s+only\s+source)\b",
+        r"\bnever\s+(floats|raw\s+sql)\b",
     )
 ]
+# A lesson is something found true beyond this session: a cause, a gotcha, a constraint, a workaround.
 LESSON = [
     re.compile(p, _I)
     for p in (
         r"\bwe\s+learned\b",
         r"\blesson:",
         r"\baprendemos\b",
+        r"\baprendi\b",
+        r"\bdescobrimos\b",
         r"\blição:",
         r"\binsight:",
         r"\bdescoberta:",
@@ -50,15 +73,54 @@ LESSON = [
         r"\bimportante:",
         r"\bimportant:",
         r"\btakeaway",
+        r"\bgotcha\b",
         r"\bponto\s+(forte|fraco)",
         r"\bnote:\s+\S",
         r"\bcuidado\s+com\b",
-        r"\bo\s+problema\s+era\b",
+        r"\bo\s+problema\s+(era|é)\b",
+        r"\b(falhava|quebrava)\s+porque\b",
         r"\bworkaround",
         r"\blimitação\b",
         r"\blimitation\b",
+        r"\bturns\s+out\b",
+        r"\b(root\s+)?cause\s+was\b",
+        r"\bwas\s+caused\s+by\b",
+        r"\bthe\s+(problem|bug|issue|leak|timeout|failure)\s+(was|came\s+from)\b",
+        r"\bcame\s+from\s+the\b",
+        r"\bwhich\s+(caused|broke|lost|hid|made|doubled)\b",
+        r"\b(that's|that\s+is)\s+why\b",
+        r"\bhid\s+the\b",
+        r"\b(only|never)\s+(catches|shows|fails|works|breaks|picks)\b",
+        r"\b(fails?|breaks?|broke)\s+(on|when|if|after|because)\b",
+        r"\bunless\b",
+        r"\botherwise\b",
+        r"\bonly\s+if\b",
+        r"\bregardless\s+of\b",
+        r"\bdoes\s+not\s+(use|keep|pick|work|batch)\b",
+        r"\bare\s+not\s+batched\b",
+        r"\b(even\s+though|even\s+in)\b",
+        r"\bwent\s+from\s+\S+.*\bto\s+\S+",
+        r"\bcut\s+\d+\s*(kb|mb|ms|s)\b",
+        r"\bis\s+(latin-1|not\s+utf-8|not\s+utc)\b",
+        r"\bnot\s+(0|1)-based\b",
+        r"^(fyi|remember)\b",
+        r"^(never|always)\s+\w+",
+        r"\bper\s+ip\b",
     )
 ]
+# What no line is, however its words look: hedges, questions, plans and offers.
+_NOT_SETTLED = re.compile(
+    r"(\?\s*$|\bmaybe\b|\bnot\s+sure\b|\bmight\b|\bwhat\s+do\s+you\s+think\b|\btalvez\b|\bif\s+you\s+want\b"
+    r"|^(i\s+will|i'm\s+going\s+to|going\s+to|i'd|i\s+could|i\s+suggest|i\s+recommend|recomendo|should\s+i"
+    r"|possible|plan:|next\b|vou\b|deixa\s+eu|próximo))",
+    _I,
+)
+# "Note: …" and "Important: …" about the step at hand ("Note: I'm skipping the docs") are not lessons.
+_STEP_NOTE = re.compile(
+    r"^(?:[-*+]\s+)?(?:\*\*)?(note|important|nota)(?:\*\*)?\s*:\s*(?:\*\*)?\s*"
+    r"(i\b|i'm|i've|we're|please|running|skipping|the\s+output|this\s+output|below|above|estou)",
+    _I,
+)
 SKIP = re.compile(
     r"^(\||#{1,6}\s|[`~]{3}|<!--|>|[-*]\s*$|\d+\.\s*$|\*\*"
     r"|(Let me|I'm thinking|I need to|I should|I'll|I'm also)\b"
@@ -114,8 +176,8 @@ def extract(messages: list[dict], max_items: int = 10, max_chars: int = 300) -> 
     for message in messages:
         if len(found.decisions) >= max_items and len(found.lessons) >= max_items:
             break  # both lists are full: the rest of the conversation cannot change them
-        if message.get("role") != "agent":
-            continue
+        if message.get("role") not in ("agent", "user"):
+            continue  # the person's own decisions count too ("let's go with Postgres")
         fence = None  # inside a fenced code block: the fence's characters
         for raw in str(message.get("text", "")).split("\n"):
             line = raw.strip()
@@ -130,7 +192,7 @@ def extract(messages: list[dict], max_items: int = 10, max_chars: int = 300) -> 
             if label:  # "**Decision:** x" is stored as "Decision: x"
                 name = label.group(1)
                 line = f"{name[0].upper()}{name[1:].lower()}: {label.group(2).strip().strip('*_').strip()}"
-            elif len(line) <= MIN_LENGTH or SKIP.match(line):
+            elif len(line) <= MIN_LENGTH or SKIP.match(line) or _NOT_SETTLED.search(line) or _STEP_NOTE.match(line):
                 continue
             key = dedupe_key(line)
             if len(key) < 20 or key in seen:
