@@ -1,11 +1,15 @@
 """Precision and recall of the insight extractor (memcli.capture.extract) on a labelled corpus.
 
-    python bench/extraction.py [--corpus tests/fixtures/extraction-corpus.jsonl] [--show]
+    python bench/extraction.py [--corpus FILE]... [--show]
 
-The corpus holds single lines as agents and users write them (Markdown, bullets, labels, tool
+The corpora hold single lines as agents and users write them (Markdown, bullets, labels, tool
 narration, descriptions of code, Portuguese), each labelled decision, lesson or none by meaning.
 Each line is given to the extractor as one message of its role; what it files as a decision or a
 lesson is compared with the label.  --show prints every line it gets wrong.
+
+Three files in tests/fixtures, written at three times (bench/RESULTS.md says how each was used):
+extraction-lines.jsonl, the lines the rules were tuned on; extraction-heldout.jsonl, held out
+until the first measurement, then tuned against; extraction-heldout2.jsonl, never tuned against.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 from memcli.capture import extract  # noqa: E402
 
-CORPUS = ROOT / "tests" / "fixtures" / "extraction-corpus.jsonl"
+FIXTURES = ROOT / "tests" / "fixtures"
+CORPORA = [FIXTURES / f"extraction-{name}.jsonl" for name in ("lines", "heldout", "heldout2")]
 KINDS = ("decision", "lesson")
 
 
@@ -51,25 +56,32 @@ def measure(lines: list[dict]) -> dict[str, dict[str, float]]:
     return out
 
 
-def load(path: Path = CORPUS) -> list[dict]:
+def load(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--corpus", type=Path, action="append", help="a JSONL corpus (default: the three fixtures)")
     parser.add_argument("--show", action="store_true", help="print every line the extractor gets wrong")
     args = parser.parse_args(argv)
-    lines = load(args.corpus)
-    print(
-        f"{len(lines)} lines: " + ", ".join(f"{k} {sum(1 for x in lines if x['label'] == k)}" for k in (*KINDS, "none"))
-    )
-    print("| kind | precision | recall | found / filed / labelled |")
-    print("|---|---|---|---|")
-    for kind, m in measure(lines).items():
-        print(f"| {kind} | {m['precision']:.3f} | {m['recall']:.3f} | {m['tp']} / {m['predicted']} / {m['actual']} |")
+    corpora = args.corpus or CORPORA
+    print("| corpus | lines (decision / lesson / none) | kind | precision | recall | found / filed / labelled |")
+    print("|---|---|---|---|---|---|")
+    every: list[dict] = []
+    for path in [*corpora, None] if len(corpora) > 1 else corpora:
+        lines = every if path is None else load(path)
+        if path is not None:
+            every += lines
+        counts = " / ".join(str(sum(1 for x in lines if x["label"] == k)) for k in (*KINDS, "none"))
+        name = "all" if path is None else path.name
+        for kind, m in measure(lines).items():
+            print(
+                f"| {name} | {len(lines)} ({counts}) | {kind} | {m['precision']:.3f} | {m['recall']:.3f}"
+                f" | {m['tp']} / {m['predicted']} / {m['actual']} |"
+            )
     if args.show:
-        for line in lines:
+        for line in every:
             got = predict(line)
             if got != line["label"]:
                 print(f"[{line['label']} -> {got}] ({line['role']}, {line.get('style')}) {line['text']}")

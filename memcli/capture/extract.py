@@ -106,8 +106,22 @@ LESSON = [
         r"^(fyi|remember)\b",
         r"^(never|always)\s+\w+",
         r"\bper\s+ip\b",
+        # a cause and its effect: "X happened because Y", "X, so Y", "which is why"
+        r"\bbecause\b",
+        r"\bporque\b",
+        r"\bwhich\s+is\s+why\b",
+        r"[,;]\s+so\s+(?!i\b|we\b|let|you\b)\w+",
+        r"\b(happened|came|comes)\s+(from|because)\b",
+        r"\bvinha\s+d[oa]\b",
+        r"\buntil\s+we\b",
+        r"\bleak(ed|s)?\b",
+        r"^(heads\s+up|careful|watch\s+out|beware)\b",
+        r"\bonly\s+(exposes|accepts|returns|allows|runs)\b",
     )
 ]
+# A first-person line tells what the agent did or will do, not what is true ("I changed X because Y").
+_NARRATION = re.compile(r"^(?:[-*+]\s+)?(i\b|i've|i'm|i'd|let\s+me|let's\s+(?!go|use|keep|stick))", _I)
+_LEARNED = re.compile(r"\b(learned|aprendi|aprendemos)\b", _I)
 # What no line is, however its words look: hedges, questions, plans and offers.
 _NOT_SETTLED = re.compile(
     r"(\?\s*$|\bmaybe\b|\bnot\s+sure\b|\bmight\b|\bwhat\s+do\s+you\s+think\b|\btalvez\b|\bif\s+you\s+want\b"
@@ -118,7 +132,7 @@ _NOT_SETTLED = re.compile(
 # "Note: …" and "Important: …" about the step at hand ("Note: I'm skipping the docs") are not lessons.
 _STEP_NOTE = re.compile(
     r"^(?:[-*+]\s+)?(?:\*\*)?(note|important|nota)(?:\*\*)?\s*:\s*(?:\*\*)?\s*"
-    r"(i\b|i'm|i've|we're|please|running|skipping|the\s+output|this\s+output|below|above|estou)",
+    r"(i\b|i'm|i've|we're|please|running|skipping|the\s+output|this\s+output|the\s+diff|this\s+pr|below|above|estou)",
     _I,
 )
 SKIP = re.compile(
@@ -134,7 +148,7 @@ SKIP = re.compile(
 _LABEL = re.compile(
     r"^(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?"
     r"(decision|decided|decisão|decisao|lesson(?:s)?(?: learned)?|lição|licao|learned|takeaway|gotcha)"
-    r"(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(\S.*)$",
+    r"(?:\*\*|__)?\s*(?::|\s[—–-])\s*(?:\*\*|__)?\s*(\S.*)$",
     re.I,
 )
 _DECISION_LABELS = ("decision", "decided", "decisão", "decisao")
@@ -201,7 +215,7 @@ def extract(messages: list[dict], max_items: int = 10, max_chars: int = 300) -> 
                 target = found.decisions if label.group(1).lower() in _DECISION_LABELS else found.lessons
             elif _ANY_DECISION.search(line):
                 target = found.decisions
-            elif _ANY_LESSON.search(line):
+            elif _ANY_LESSON.search(line) and (not _NARRATION.match(line) or _LEARNED.search(line)):
                 target = found.lessons
             else:
                 continue
