@@ -26,6 +26,9 @@ NOISE = (
     "[Tool call]",
     "[Thinking]",
     "user_query",
+    "turn_aborted",
+    "interrupted the previous turn",
+    "Summary of the conversation so far",
 )
 
 
@@ -408,3 +411,22 @@ def test_explicit_labels_are_always_caught_and_narration_never_is():
     ):
         found = extract.extract([{"role": "agent", "text": text}])
         assert not found.decisions and not found.lessons, text
+
+
+def test_a_cursor_jsonl_session_keeps_the_request_without_its_attachments(mem: Path, tmp_path: Path):
+    transcript = tmp_path / "c.jsonl"
+    shutil.copy(FIXTURES / "cursor-session.jsonl", transcript)
+    payload = {"conversation_id": "c9", "transcript_path": str(transcript), "hook_event_name": "sessionEnd"}
+    payload["workspace_roots"] = [str(mem)]
+    assert hook("cursor", payload, mem).returncode == 0
+    texts = [json.loads(x).get("text") for x in conversation_text(mem, "dev").splitlines()]
+    assert texts[0] == "make the payment form validate the card number"
+    assert "attached_files" not in memory_text(mem) and "export const pay" not in memory_text(mem)
+    [handoff] = handoffs(mem)
+    assert handoff["body"].startswith(
+        "Asked: make the payment form validate the card number\nDone: changed src/pay.ts; ran `npm test -- pay`"
+    )
+    lessons = json.loads(run("list", "dev", "-c", "lessons", "--json", cwd=mem, check=True).stdout)
+    assert [x["body"] for x in lessons] == [
+        "Gotcha: the test cards of the sandbox fail the Luhn check on purpose, so the tests use the 4242 card."
+    ]
