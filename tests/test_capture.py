@@ -47,10 +47,24 @@ def handoffs(root: Path) -> list[dict]:
     return json.loads(run("list", "dev", "-c", "handoffs", "--json", cwd=root, check=True).stdout)
 
 
+def bodies(root: Path, category: str) -> list[str]:
+    """The texts of dev's entries of a category, newest first."""
+    return [e["body"] for e in json.loads(run("list", "dev", "-c", category, "--json", cwd=root, check=True).stdout)]
+
+
 def last_session(root: Path) -> str:
     """The "Last Session" of the next session's block."""
     block = hook("claude-code", {"hook_event_name": "SessionStart", "source": "startup", "cwd": str(root)}, root).stdout
     return block.split("Last Session:\n", 1)[1].split("\n\n", 1)[0] if "Last Session:" in block else ""
+
+
+def from_fixture(client: str, fixture: str, root: Path, tmp_path: Path, event: str, **fields: object) -> None:
+    """Run an agent's hook on a copy of a fixture transcript, as the agent would at ``event``."""
+    transcript = tmp_path / fixture
+    if not transcript.exists():
+        shutil.copy(FIXTURES / fixture, transcript)
+    payload = {"transcript_path": str(transcript), "hook_event_name": event, **fields}
+    assert hook(client, payload, root).returncode == 0
 
 
 def claude_session(root: Path, tmp_path: Path, event: str = "SessionEnd", session: str = "7f3e2a10-claude") -> Path:
@@ -81,10 +95,8 @@ def test_the_handoff_says_what_was_asked_what_was_done_and_where_it_stopped(mem:
     assert lines[1] == "Done: changed src/auth.py, tests/conftest.py; ran `pytest -q tests/test_auth.py`"
     assert lines[2] == "Where it stopped:"
     assert lines[-1].startswith("[Agent]: The login test passes ten runs in a row now. Left to do:")
-    decisions = json.loads(run("list", "dev", "-c", "decisions", "--json", cwd=mem, check=True).stdout)
-    lessons = json.loads(run("list", "dev", "-c", "lessons", "--json", cwd=mem, check=True).stdout)
-    assert any("retries a login once on a 502" in d["body"] for d in decisions)
-    assert any("closes idle connections after 30 seconds" in x["body"] for x in lessons)
+    assert any("retries a login once on a 502" in d for d in bodies(mem, "decisions"))
+    assert any("closes idle connections after 30 seconds" in x for x in bodies(mem, "lessons"))
 
 
 def test_a_trivial_session_keeps_the_substantive_handoff(mem: Path, tmp_path: Path):
@@ -135,22 +147,13 @@ def test_a_session_ended_twice_or_resumed_has_one_handoff(mem: Path, tmp_path: P
 
 
 def test_codex_stop_saves_and_summarises_once_and_leaves_the_session_open(mem: Path, tmp_path: Path):
-    transcript = tmp_path / "rollout.jsonl"
-    shutil.copy(FIXTURES / "codex-rollout.jsonl", transcript)
-    payload = {
-        "session_id": "codex-9a1",
-        "transcript_path": str(transcript),
-        "cwd": str(mem),
-        "hook_event_name": "Stop",
-    }
     for _ in range(3):  # a Stop after every turn
-        assert hook("codex", payload, mem).returncode == 0
+        from_fixture("codex", "codex-rollout.jsonl", mem, tmp_path, "Stop", session_id="codex-9a1", cwd=str(mem))
     [handoff] = handoffs(mem)
     assert handoff["body"].startswith(
         "Asked: add a CSV export to the report page\nDone: changed src/report.py, src/csv_export.py; ran `rg -n 'def report' src`"
     )
-    decisions = json.loads(run("list", "dev", "-c", "decisions", "--json", cwd=mem, check=True).stdout)
-    assert [d["body"] for d in decisions] == [
+    assert bodies(mem, "decisions") == [
         "We decided to stream the CSV with a generator so that large reports never sit in memory."
     ]
     lines = conversation_text(mem, "dev").splitlines()
@@ -162,15 +165,9 @@ def test_codex_stop_saves_and_summarises_once_and_leaves_the_session_open(mem: P
 
 
 def test_a_cursor_plain_text_transcript_is_read(mem: Path, tmp_path: Path):
-    transcript = tmp_path / "b7e1.txt"
-    shutil.copy(FIXTURES / "cursor-transcript.txt", transcript)
-    payload = {
-        "conversation_id": "b7e1",
-        "transcript_path": str(transcript),
-        "workspace_roots": [str(mem)],
-        "hook_event_name": "sessionEnd",
-    }
-    assert hook("cursor", payload, mem).returncode == 0
+    from_fixture(
+        "cursor", "cursor-transcript.txt", mem, tmp_path, "sessionEnd", conversation_id="b7", workspace_roots=[str(mem)]
+    )
     texts = [json.loads(x).get("text") for x in conversation_text(mem, "dev").splitlines()]
     assert texts[:2] == ["rename the billing module to payments", "I'll rename the module and fix its imports."]
     assert not [n for n in NOISE if n in memory_text(mem)]
@@ -414,11 +411,9 @@ def test_explicit_labels_are_always_caught_and_narration_never_is():
 
 
 def test_a_cursor_jsonl_session_keeps_the_request_without_its_attachments(mem: Path, tmp_path: Path):
-    transcript = tmp_path / "c.jsonl"
-    shutil.copy(FIXTURES / "cursor-session.jsonl", transcript)
-    payload = {"conversation_id": "c9", "transcript_path": str(transcript), "hook_event_name": "sessionEnd"}
-    payload["workspace_roots"] = [str(mem)]
-    assert hook("cursor", payload, mem).returncode == 0
+    from_fixture(
+        "cursor", "cursor-session.jsonl", mem, tmp_path, "sessionEnd", conversation_id="c9", workspace_roots=[str(mem)]
+    )
     texts = [json.loads(x).get("text") for x in conversation_text(mem, "dev").splitlines()]
     assert texts[0] == "make the payment form validate the card number"
     assert "attached_files" not in memory_text(mem) and "export const pay" not in memory_text(mem)
@@ -426,7 +421,6 @@ def test_a_cursor_jsonl_session_keeps_the_request_without_its_attachments(mem: P
     assert handoff["body"].startswith(
         "Asked: make the payment form validate the card number\nDone: changed src/pay.ts; ran `npm test -- pay`"
     )
-    lessons = json.loads(run("list", "dev", "-c", "lessons", "--json", cwd=mem, check=True).stdout)
-    assert [x["body"] for x in lessons] == [
+    assert bodies(mem, "lessons") == [
         "Gotcha: the test cards of the sandbox fail the Luhn check on purpose, so the tests use the 4242 card."
     ]
