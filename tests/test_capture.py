@@ -424,3 +424,25 @@ def test_a_cursor_jsonl_session_keeps_the_request_without_its_attachments(mem: P
     assert bodies(mem, "lessons") == [
         "Gotcha: the test cards of the sandbox fail the Luhn check on purpose, so the tests use the 4242 card."
     ]
+
+
+def test_two_sessions_that_began_alike_keep_two_handoffs(mem: Path):
+    for n in range(2):
+        messages = [{"role": "user", "text": "continue"}] + [
+            {"role": "agent", "text": f"step {k} of session {n}: changed module {k}"} for k in range(6)
+        ]
+        run(
+            "checkpoint",
+            "dev",
+            "-",
+            "--close",
+            "--chat-id",
+            f"chat-{n}",
+            cwd=mem,
+            input=json.dumps(messages),
+            check=True,
+        )
+    assert [h["body"].rsplit("\n", 1)[-1] for h in handoffs(mem)] == [
+        "[Agent]: step 5 of session 1: changed module 5",
+        "[Agent]: step 5 of session 0: changed module 5",
+    ]

@@ -65,6 +65,18 @@ MAX_DONE_COMMANDS = 4
 SESSION_TAG = "session-"  # + 8 hex digits of the chat id: one handoff per session
 
 
+def _line(text: str, limit: int) -> str:
+    """``text`` on one line, at most ``limit`` characters (cut with "…")."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def _said(m: dict[str, Any], chars: int) -> str:
+    """A message as a handoff quotes it."""
+    label = "Agent" if m["role"] == "agent" else m["role"].capitalize()
+    return f"[{label}]: {_line(m['text'], chars)}"
+
+
 def handoff_text(
     messages: list[dict[str, Any]], count: int, chars: int, activity: list[tuple[str, str]] | None = None
 ) -> str:
@@ -72,14 +84,10 @@ def handoff_text(
     files the session's tools changed and the commands they ran), and where it stopped (the last
     ``count`` messages, ``chars`` characters each)."""
 
-    def line(text: str, limit: int) -> str:
-        flat = " ".join(text.split())
-        return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
-
     lines = []
     first = next((n for n, m in enumerate(messages) if m["role"] == "user"), None)
     if first is not None:
-        lines.append(f"Asked: {line(messages[first]['text'], chars)}")
+        lines.append(f"Asked: {_line(messages[first]['text'], chars)}")
     files = list(dict.fromkeys(v for k, v in activity or () if k == "file"))
     commands = list(dict.fromkeys(v for k, v in activity or () if k == "command"))
     done = []
@@ -88,15 +96,13 @@ def handoff_text(
         done.append("changed " + ", ".join(files[:MAX_DONE_FILES]) + more)
     if commands:
         more = f" (+{len(commands) - MAX_DONE_COMMANDS} more)" if len(commands) > MAX_DONE_COMMANDS else ""
-        done.append("ran " + "; ".join(f"`{line(c, 80)}`" for c in commands[-MAX_DONE_COMMANDS:]) + more)
+        done.append("ran " + "; ".join(f"`{_line(c, 80)}`" for c in commands[-MAX_DONE_COMMANDS:]) + more)
     if done:
         lines.append("Done: " + "; ".join(done))
     tail = [m for n, m in enumerate(messages[-count:], len(messages) - min(count, len(messages))) if n != first]
     if tail:
         lines.append("Where it stopped:")
-    for m in tail:
-        label = "Agent" if m["role"] == "agent" else m["role"].capitalize()
-        lines.append(f"[{label}]: {line(m['text'], chars)}")
+    lines.extend(_said(m, chars) for m in tail)
     return "\n".join(lines)
 
 
@@ -202,7 +208,11 @@ def _write_handoff(
     asked = body.split("\n", 1)[0] if body.startswith("Asked: ") else None
     same = next((e for e in handoffs if tag and tag in e.tags), None)
     if same is None and asked and handoffs and handoffs[0].body.split("\n", 1)[0] == asked:
-        same = handoffs[0]  # a session resumed under another id: the same work goes on
+        # A session resumed under another id carries the earlier history: the newest handoff's last
+        # quoted message is one of its messages.  (Two sessions that merely began alike keep two.)
+        said = {_said(m, config.handoff_chars) for m in messages}
+        if handoffs[0].body.rsplit("\n", 1)[-1] in said:
+            same = handoffs[0]
     if same is not None:
         if same.body == body:
             return None
