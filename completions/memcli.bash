@@ -21,7 +21,7 @@ _memcli() {
         --format|-f) COMPREPLY=($(compgen -W "text json" -- "$cur")); return;;
     esac
     if [ -z "$cmd" ]; then
-        COMPREPLY=($(compgen -W "add checkpoint compact done edit init inject list mcp migrate recover resolve rm search setup show status --dir --version --help -h" -- "$cur"))
+        COMPREPLY=($(compgen -W "add archive checkpoint compact done edit init inject list mcp migrate recover resolve rm search setup show status unarchive --dir --version --help -h" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -34,6 +34,14 @@ _memcli() {
             fi
             if [ "${#positional[@]}" -eq 1 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete categories 2>/dev/null)" -- "$cur")); return
+            fi
+            ;;
+        archive)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
+            fi
+            if [ "${#positional[@]}" -eq 0 ]; then
+                COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
             fi
             ;;
         checkpoint)
@@ -81,7 +89,7 @@ _memcli() {
             ;;
         list)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--category -c --tag -t --limit -n --json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--category -c --tag -t --limit -n --archived --json --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -120,7 +128,7 @@ _memcli() {
             ;;
         search)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--agent -a --category -c --limit -n --json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--agent -a --category -c --limit -n --archived --json --dir --help -h" -- "$cur")); return
             fi
             ;;
         setup)
@@ -137,6 +145,14 @@ _memcli() {
             fi
             ;;
         status)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
+            fi
+            if [ "${#positional[@]}" -eq 0 ]; then
+                COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
+            fi
+            ;;
+        unarchive)
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
             fi

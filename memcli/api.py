@@ -83,17 +83,23 @@ def entries(
     category: str | None = None,
     tag: str | None = None,
     limit: int | None = None,
+    archived: bool = False,
 ) -> list[Located]:
-    """Entries, newest first, of one agent and category if given, with a tag if given."""
+    """Entries, newest first, of one agent and category if given, with a tag if given; archived
+    entries only with ``archived`` (or when the tag asked for is ``archived``)."""
     from memcli.search.summary import HEAD
+    from memcli.storage.store import ARCHIVED_TAG, is_archived
 
     store.check(agent, category)
-    if limit and limit <= HEAD and not tag:
+    if limit and limit <= HEAD and not tag and not archived:
         return _newest(store, agent, category, limit)
     rows = []
     wanted = tag.lstrip("#").lower() if tag else None
+    archived = archived or wanted == ARCHIVED_TAG
     for located in store.iter_entries(agent, category):
         if wanted and wanted not in {t.lower() for t in located.entry.tags}:
+            continue
+        if not archived and is_archived(located.entry):
             continue
         rows.append(located)
     rows.sort(key=lambda r: vault.newest_first(r.entry), reverse=True)
@@ -219,15 +225,35 @@ def first_line(body: str) -> str:
 
 
 def search(
-    store: Store, query: str, agent: str | None = None, category: str | None = None, limit: int | None = None
+    store: Store,
+    query: str,
+    agent: str | None = None,
+    category: str | None = None,
+    limit: int | None = None,
+    archived: bool = False,
 ) -> tuple[list[Hit], str | None]:
-    """The best matches, and a notice to pass on (an index rebuilt, a file skipped), if any."""
+    """The best matches (archived entries only with ``archived``), and a notice to pass on (an index
+    rebuilt, a file skipped), if any."""
     from memcli.search.index import SearchIndex
 
     store.check(agent, category)
     index = SearchIndex(store)
-    hits = index.search(query, agent, category, limit or store.config.search_limit)
+    hits = index.search(query, agent, category, limit or store.config.search_limit, archived=archived)
     return hits, index.notice()
+
+
+def set_flag(store: Store, groups: dict[str, list[Located]], tag: str, on: bool) -> list[tuple[Located, bool]]:
+    """Give entries a state tag (``archived``) or take it away: each entry as it is after, and
+    whether it changed (an entry archived already is left as it is)."""
+    done = []
+    for agent, targets in groups.items():
+        for t in targets:
+            if (tag in t.entry.tags) == on:
+                done.append((t, False))
+                continue
+            tags = [x for x in t.entry.tags if x != tag] + ([tag] if on else [])
+            done.append((store.update(agent, t.entry.id, None, tags), True))
+    return done
 
 
 def entry_json(agent: str, category: str, entry: vault.Entry) -> dict[str, Any]:

@@ -11,6 +11,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from .conftest import FIXTURES, conversation_files, conversation_text, run
 
 NOISE = (
@@ -446,3 +448,68 @@ def test_two_sessions_that_began_alike_keep_two_handoffs(mem: Path):
         "[Agent]: step 5 of session 1: changed module 5",
         "[Agent]: step 5 of session 0: changed module 5",
     ]
+
+
+# -- archive (issue 20, first part) -------------------------------------------------------------------
+
+
+def test_an_archived_entry_leaves_inject_list_and_search_and_comes_back(mem: Path):
+    old = run(
+        "add", "dev", "decisions", "Use WebSockets for the live feed #realtime", cwd=mem, check=True
+    ).stdout.strip()
+    new = run("add", "dev", "decisions", "Use SSE for the live feed #realtime", cwd=mem, check=True).stdout.strip()
+    task = run("add", "dev", "tasks", "- [ ] wire the live feed to WebSockets", cwd=mem, check=True).stdout.strip()
+    archived = run("archive", "dev", old, task, "--json", cwd=mem, check=True)
+    assert [(e["id"], e["changed"], "archived" in e["tags"]) for e in json.loads(archived.stdout)] == [
+        (int(old), True, True),
+        (int(task), True, True),
+    ]
+    again = run("archive", old, cwd=mem, check=True)
+    assert "was archived already" in again.stderr
+    listed = [e["id"] for e in json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)]
+    assert listed == [int(new)]
+    assert [e["id"] for e in json.loads(run("list", "dev", "-n", "5", "--json", cwd=mem, check=True).stdout)] == [
+        int(new)
+    ]
+    everything = json.loads(run("list", "dev", "--archived", "--json", cwd=mem, check=True).stdout)
+    assert {e["id"] for e in everything} == {int(old), int(new), int(task)}
+    found = json.loads(run("search", "live feed websockets", "--json", cwd=mem, check=True).stdout)
+    assert [h["id"] for h in found] == [int(new)]
+    found = json.loads(run("search", "live feed websockets", "--archived", "--json", cwd=mem, check=True).stdout)
+    assert int(old) in [h["id"] for h in found]
+    block = run("inject", "dev", "live feed websockets", cwd=mem, check=True).stdout
+    assert "Use SSE for the live feed" in block and "WebSockets" not in block
+    bare = run("inject", "dev", cwd=mem, check=True).stdout  # no task: the newest, archived left out
+    assert "WebSockets" not in bare
+    run("unarchive", old, cwd=mem, check=True)
+    assert "Use WebSockets" in run("inject", "dev", "live feed websockets", cwd=mem, check=True).stdout
+    refused = run("archive", "dev", "123", cwd=mem)
+    assert refused.returncode == 1 and "no entry 123" in refused.stderr
+    both = run("archive", "dev", new, "123", cwd=mem)
+    assert (
+        both.returncode == 1
+        and "archived" not in json.loads(run("show", "dev", new, "--json", cwd=mem, check=True).stdout)["tags"]
+    ), "an unknown id archives nothing"
+
+
+@pytest.mark.parametrize("driver", [True, False])
+def test_archived_on_one_branch_and_edited_on_another_merges_to_an_archived_edit(repo: Path, driver: bool):
+    from .conftest import git
+
+    if not driver:  # as GitHub or GitLab merge: no driver, plain text
+        (repo / ".git" / "info" / "attributes").write_text("* merge=text\n")
+    entry = run("add", "dev", "decisions", "Use WebSockets for the live feed", cwd=repo, check=True).stdout.strip()
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "add", cwd=repo)
+    git("checkout", "-qb", "edit", cwd=repo)
+    run("edit", "dev", entry, "Use WebSockets for the live feed, behind the gateway", cwd=repo, check=True)
+    git("commit", "-qam", "edit", cwd=repo)
+    git("checkout", "-q", "main", cwd=repo)
+    run("archive", "dev", entry, cwd=repo, check=True)
+    git("commit", "-qam", "archive", cwd=repo)
+    merged = git("merge", "-q", "--no-edit", "edit", cwd=repo, check=False)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    shown = json.loads(run("show", "dev", entry, "--json", cwd=repo, check=True).stdout)
+    assert shown["body"] == "Use WebSockets for the live feed, behind the gateway" and "archived" in shown["tags"]
+    assert len(json.loads(run("list", "dev", "--archived", "--json", cwd=repo, check=True).stdout)) == 1
+    assert git("status", "--porcelain", cwd=repo).stdout == ""

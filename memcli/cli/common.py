@@ -85,3 +85,20 @@ def read_text_argument(text: str | None, initial: str = "", template: str = "", 
     else:
         note = EDITOR_NOTE.format(action=f"write {what}", hint=f"For example: {template} " if template else "")
     return edit_in_editor(initial, note=note)
+
+
+def run_state(dir_option: str | None, agent: str, ids: list[str] | None, tag: str, on: bool, as_json: bool) -> int:
+    """archive / unarchive: set or clear a state tag on entries found first (all known, or nothing done)."""
+    from memcli import api, output
+
+    store = open_store(dir_option)
+    groups = api.locate_many(store, agent, list(ids or ()))
+    done = api.set_flag(store, groups, tag, on)
+    if as_json:
+        output.print_json([{**api.entry_json(t.agent, t.category, t.entry), "changed": changed} for t, changed in done])
+        return 0
+    verb = tag if on else f"un{tag}"
+    for t, changed in done:
+        where = f"{t.agent}/{t.category} {t.entry.id}"
+        output.echo(f"{verb} {where}" if changed else f"{where} was {verb} already", err=True)
+    return 0

@@ -22,6 +22,8 @@ COMMANDS = (
     "edit",
     "rm",
     "done",
+    "archive",
+    "unarchive",
     "list",
     "show",
     "search",
@@ -88,6 +90,10 @@ def quiet_flag(what: str = "Print nothing on success.") -> Param:
 
 def tag_option(what: str = "A tag (repeatable); #hashtags in the text count too.") -> Param:
     return Param("tag", "options", flags=("--tag", "-t"), type=str, default=None, help=what, metavar="TAG")
+
+
+def archived_flag(what: str) -> Param:
+    return Param("archived", "flag", flags=("--archived",), type=bool, default=False, help=what)
 
 
 ALLOW_SECRET = Param(

@@ -9,8 +9,11 @@ other side's removed marker, the driver compares whole entries by id:
 * an entry added on either side is kept (both, if both added different ones);
 * an entry removed on one side and unchanged on the other is removed;
 * an entry edited on one side and unchanged (or removed) on the other keeps the edit;
-* an entry edited differently on both sides is kept twice: ours under its id, theirs
-  under a new id with the tag ``merge-conflict`` -- and the driver says so on stderr;
+* an entry whose text changed on one side and whose tags changed on the other (an archive
+  beside an edit) keeps both changes; tags changed on both sides merge as sets (what each
+  side added is added, what each side took away is gone);
+* an entry whose text was edited differently on both sides is kept twice: ours under its
+  id, theirs under a new id with the tag ``merge-conflict`` -- and the driver says so on stderr;
 * the result is written in the canonical layout, newest first.
 
 Conversations (JSONL) merge the same way by message id; lines recording trimmed
@@ -48,6 +51,19 @@ def _multi_ids(*versions: list[Entry]) -> set[int]:
                 multi.add(e.id)
             seen.add(e.id)
     return multi
+
+
+def _merge_fields(base: Entry, ours: Entry, theirs: Entry) -> Entry | None:
+    """One entry from two sides that changed different parts of it: the text (body and date) from
+    the side that changed it, the tags merged three-way as sets.  None when both changed the text."""
+    text = [e for e in (ours, theirs) if (e.body, e.header_date) != (base.body, base.header_date)]
+    if len(text) == 2 and (ours.body, ours.header_date) != (theirs.body, theirs.header_date):
+        return None
+    source = text[0] if text else ours
+    removed = {t.lower() for e in (ours, theirs) for t in base.tags if t.lower() not in {x.lower() for x in e.tags}}
+    tags = [t for t in vault.merge_tags(ours.tags, theirs.tags) if t.lower() not in removed]
+    merged = Entry(source.id, source.date, tags, source.body, source.marked)
+    return merged
 
 
 def merge_entries(base: list[Entry], ours: list[Entry], theirs: list[Entry]) -> tuple[list[Entry], list[str]]:
@@ -89,6 +105,8 @@ def merge_entries(base: list[Entry], ours: list[Entry], theirs: list[Entry]) -> 
             result.append(theirs_e)
         elif theirs_e.content() == base_e.content() or ours_e.content() == theirs_e.content():
             result.append(ours_e)
+        elif (fields := _merge_fields(base_e, ours_e, theirs_e)) is not None:
+            result.append(fields)
         else:
             result.extend((ours_e, copy_of(theirs_e)))
             notes.append(

@@ -17,7 +17,7 @@ from memcli.storage import vault
 from memcli.storage.injected_block import END, START, neutralise
 from memcli.errors import MemcliError
 from memcli.storage.paths import Layout
-from memcli.storage.store import Store
+from memcli.storage.store import Store, is_archived
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -190,7 +190,8 @@ def gather(
             if fresh and notice:
                 warn(notice)
             return [Item(_one_line(h.body), h.id, round(h.score, 4)) for h in hits]
-        return [Item(_one_line(e.body), e.id) for e in store.read(agent, category)[:limit]]
+        current = [e for e in store.read(agent, category) if not is_archived(e)]
+        return [Item(_one_line(e.body), e.id) for e in current[:limit]]
 
     def decisions() -> None:
         sel.decisions = relevant("decisions", config.inject_decisions)
@@ -201,7 +202,8 @@ def gather(
     def tasks() -> None:
         if "tasks" in store.categories:
             for e in store.read(agent, "tasks"):
-                sel.tasks.extend(Item(t, e.id) for t in vault.open_tasks(e.body))
+                if not is_archived(e):
+                    sel.tasks.extend(Item(t, e.id) for t in vault.open_tasks(e.body))
 
     def snapshot() -> None:
         from memcli.storage.checkpoints import recover

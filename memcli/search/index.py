@@ -26,7 +26,7 @@ import tantivy as tv
 
 from memcli.errors import LockTimeout, MemcliError
 from memcli.storage.fsutil import OutsideMemory, atomic_write, guard, make_dirs, remove, remove_tree, rename, warn
-from memcli.storage.store import Store
+from memcli.storage.store import ARCHIVED_TAG, Store
 from memcli.search.freshness import (
     MANIFEST,
     SCHEMA_VERSION,
@@ -411,10 +411,25 @@ class SearchIndex:
         limit: int = 10,
         fresh: bool = True,
         neighbours: bool = True,
+        archived: bool = False,
     ) -> list[Hit]:
-        """The best entries for ``text``.  Never fails for the index's sake (see the module's notes)."""
+        """The best entries for ``text`` (archived ones only with ``archived``).  Never fails for the
+        index's sake (see the module's notes)."""
         if limit < 1:
             raise MemcliError("--limit must be at least 1")
+        if archived:
+            return self._search(text, agent, category, limit, fresh, neighbours)
+        asked = limit
+        while True:  # archived entries are few: ask for more until enough are left, or all were seen
+            hits = self._search(text, agent, category, asked, fresh, neighbours)
+            kept = [h for h in hits if ARCHIVED_TAG not in h.tags]
+            if len(kept) >= limit or len(hits) < asked:
+                return kept[:limit]
+            asked, fresh = asked * 4, False
+
+    def _search(
+        self, text: str, agent: str | None, category: str | None, limit: int, fresh: bool, neighbours: bool
+    ) -> list[Hit]:
         stale = self._stale_files  # what the last freshness check left (a second search skips the check)
         if fresh:
             try:

@@ -20,10 +20,10 @@ import time
 
 from memcli.storage import vault
 from memcli.search.freshness import RACY_NS, changed_ns, full_stamp, quick_stamp
-from memcli.storage.store import Store, is_compaction_summary
+from memcli.storage.store import Store, is_archived, is_compaction_summary
 
 SUMMARY = "summary.json"
-VERSION = 3  # 2: a category is its category file and its folder of entry files; 3: swept in turns
+VERSION = 4  # 2: a category is its category file and its folder of entry files; 3: swept in turns; 4: archived left out
 CURSOR = "summary-cursor"
 HEAD = 20  # newest entries remembered per file: `list -n N` up to this is served from the cache
 
@@ -83,10 +83,12 @@ class Summaries:
                 self.files[key] = [stamp, cached[1], quick, files]
                 self.changed = True
             return cached[1]
-        entries = self.store.read(agent, category)
+        every = self.store.read(agent, category)
+        entries = [e for e in every if not is_archived(e)]  # what list, inject and open tasks see
         real = [e for e in entries if not is_compaction_summary(e)] if category == "handoffs" else []
         info = {
-            "entries": len(entries),
+            "entries": len(every),
+            "archived": len(every) - len(entries),
             "open_tasks": sum(len(vault.open_tasks(e.body)) for e in entries),
             "newest": entries[0].header_date if entries else None,
             "handoff": [real[0].id, real[0].header_date] if real else None,

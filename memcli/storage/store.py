@@ -47,6 +47,13 @@ if TYPE_CHECKING:
 COMPACTED_TAG = "compacted"
 
 
+ARCHIVED_TAG = "archived"  # out of inject, list and search (found with --archived); kept in git
+
+
+def is_archived(entry: Entry) -> bool:
+    return ARCHIVED_TAG in entry.tags
+
+
 def is_compaction_summary(entry: Entry) -> bool:
     """What ``compact`` wrote to stand for older entries or trimmed messages."""
     return COMPACTED_TAG in entry.tags and entry.body.startswith(("Compacted ", "Session compacted "))
@@ -694,7 +701,7 @@ class Store:
         """The newest real handoff: a compaction summary never counts as the last session."""
         if "handoffs" not in self.categories:
             return None
-        real = [e for e in self.read(agent, "handoffs") if not is_compaction_summary(e)]
+        real = [e for e in self.read(agent, "handoffs") if not is_compaction_summary(e) and not is_archived(e)]
         return real[0] if real else None
 
     # ---------------------------------------------------------------- project

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import CommandSpec, Param, agent_argument, category_option, json_flag, limit_option
+from memcli.cli.spec import CommandSpec, Param, agent_argument, archived_flag, category_option, json_flag, limit_option
 
 SPEC = CommandSpec(
     name="list",
@@ -14,12 +14,15 @@ SPEC = CommandSpec(
   memcli list dev --category tasks
 
   memcli list dev --tag sse --json
+
+  memcli list dev --archived       (archived entries too)
 """,
     params=(
         agent_argument("Only this agent.", required=False),
         category_option(),
         Param("tag", "option", flags=("--tag", "-t"), help="Only entries with this tag.", metavar="TAG"),
         limit_option(" (newest first)"),
+        archived_flag("Archived entries too (`memcli archive`)."),
         json_flag("Print a JSON array of entries."),
     ),
 )
@@ -31,6 +34,7 @@ def run(
     category: str | None = None,
     tag: str | None = None,
     limit: int | None = None,
+    archived: bool = False,
     as_json: bool = False,
 ) -> int:
     import sys
@@ -40,7 +44,7 @@ def run(
     from memcli.storage import vault
     from memcli.cli import common
 
-    rows = api.entries(common.open_store(dir_option), agent, category, tag, limit)
+    rows = api.entries(common.open_store(dir_option), agent, category, tag, limit, archived)
     if as_json:
         output.print_json([api.entry_json(r.agent, r.category, r.entry) for r in rows])
         return 0

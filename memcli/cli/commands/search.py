@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from memcli.cli.spec import CommandSpec, Param, agent_option, category_option, json_flag, limit_option
+from memcli.cli.spec import CommandSpec, Param, agent_option, archived_flag, category_option, json_flag, limit_option
 
 SPEC = CommandSpec(
     name="search",
@@ -17,12 +17,15 @@ SPEC = CommandSpec(
   memcli search websocket --agent dev --category decisions --limit 3
 
   memcli search "login redirect" --json | jq '.[0].body'
+
+  memcli search "websocket" --archived     (archived entries too)
 """,
     params=(
         Param("query", "arguments", help="Words to search for.", metavar="QUERY...", required=True),
         agent_option(),
         category_option(),
         limit_option(" [default: 10]"),
+        archived_flag("Archived entries too (`memcli archive`)."),
         json_flag("Print a JSON array of results."),
     ),
 )
@@ -34,13 +37,14 @@ def run_search(
     agent: str | None = None,
     category: str | None = None,
     limit: int | None = None,
+    archived: bool = False,
     as_json: bool = False,
 ) -> int:
     from memcli import api, output
     from memcli.storage.paths import find_layout
     from memcli.storage.store import Store
 
-    hits, notice = api.search(Store(find_layout(dir_option)), " ".join(query), agent, category, limit)
+    hits, notice = api.search(Store(find_layout(dir_option)), " ".join(query), agent, category, limit, archived)
     if notice:
         output.warn(notice)
     if as_json:
