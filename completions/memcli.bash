@@ -21,7 +21,7 @@ _memcli() {
         --format|-f) COMPREPLY=($(compgen -W "text json" -- "$cur")); return;;
     esac
     if [ -z "$cmd" ]; then
-        COMPREPLY=($(compgen -W "add archive checkpoint compact done edit init inject list mcp migrate recover resolve rm search setup show status unarchive --dir --version --help -h" -- "$cur"))
+        COMPREPLY=($(compgen -W "add archive checkpoint compact done edit init inject list mcp migrate pin recover resolve rm search setup show status unarchive unpin --dir --version --help -h" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -105,6 +105,14 @@ _memcli() {
                 COMPREPLY=($(compgen -W "--dry-run --from --agent -a --json --dir --help -h" -- "$cur")); return
             fi
             ;;
+        pin)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
+            fi
+            if [ "${#positional[@]}" -eq 0 ]; then
+                COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
+            fi
+            ;;
         recover)
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
@@ -153,6 +161,14 @@ _memcli() {
             fi
             ;;
         unarchive)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
+            fi
+            if [ "${#positional[@]}" -eq 0 ]; then
+                COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
+            fi
+            ;;
+        unpin)
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
             fi

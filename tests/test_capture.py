@@ -513,3 +513,44 @@ def test_archived_on_one_branch_and_edited_on_another_merges_to_an_archived_edit
     assert shown["body"] == "Use WebSockets for the live feed, behind the gateway" and "archived" in shown["tags"]
     assert len(json.loads(run("list", "dev", "--archived", "--json", cwd=repo, check=True).stdout)) == 1
     assert git("status", "--porcelain", cwd=repo).stdout == ""
+
+
+# -- pin (issue 20, second part) ----------------------------------------------------------------------
+
+
+def test_a_pinned_entry_is_injected_first_whatever_the_task_and_survives_compaction(mem: Path):
+    from memcli.storage.paths import Layout
+    from memcli.storage.store import Store
+
+    store = Store(Layout(mem))
+    rule = store.add("dev", "decisions", "All money is integer cents; never floats #billing").id
+    for n in range(100):
+        store.add("dev", "decisions", f"decision {n} about the search module")
+    store.add("dev", "handoffs", "Asked: tidy the search module")
+    pinned = json.loads(run("pin", str(rule), "--json", cwd=mem, check=True).stdout)
+    assert pinned[0]["changed"] and "pinned" in pinned[0]["tags"]
+    result = run("inject", "dev", "search module", "--explain", cwd=mem, check=True)
+    block = result.stdout
+    assert block.index("Pinned:\n- All money is integer cents") < block.index("Last Session:")
+    assert block.count("All money is integer cents") == 1
+    assert f"pinned: {rule} (shown first" in result.stderr
+    data = json.loads(run("inject", "dev", "search", "--format", "json", cwd=mem, check=True).stdout)
+    assert [p["id"] for p in data["sections"]["pinned"]] == [rule]
+    tight = json.loads(run("inject", "dev", "search module", "-b", "60", "-f", "json", cwd=mem, check=True).stdout)
+    assert [p["id"] for p in tight["sections"]["pinned"]] == [rule] and tight["tokens"] <= 60
+    assert any(c.startswith("decision") for c in tight["cut"]), "decisions go before the pinned entry"
+    compacted = run("compact", cwd=mem, check=True)
+    assert "summarised" in compacted.stdout + compacted.stderr
+    kept = json.loads(run("show", "dev", str(rule), "--json", cwd=mem, check=True).stdout)
+    assert kept["body"] == "All money is integer cents; never floats #billing" and "pinned" in kept["tags"]
+    run("unpin", str(rule), cwd=mem, check=True)
+    assert "Pinned:" not in run("inject", "dev", "search module", cwd=mem, check=True).stdout
+
+
+def test_an_archived_pinned_entry_is_not_injected(mem: Path):
+    rule = run(
+        "add", "dev", "lessons", "The CI proxy drops idle sockets after 30 s", cwd=mem, check=True
+    ).stdout.strip()
+    run("pin", "dev", rule, cwd=mem, check=True)
+    run("archive", "dev", rule, cwd=mem, check=True)
+    assert "CI proxy" not in run("inject", "dev", "proxy", cwd=mem, check=True).stdout

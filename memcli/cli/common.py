@@ -88,7 +88,8 @@ def read_text_argument(text: str | None, initial: str = "", template: str = "", 
 
 
 def run_state(dir_option: str | None, agent: str, ids: list[str] | None, tag: str, on: bool, as_json: bool) -> int:
-    """archive / unarchive: set or clear a state tag on entries found first (all known, or nothing done)."""
+    """archive, unarchive, pin, unpin: set or clear a state tag on entries found first (all known, or
+    nothing done)."""
     from memcli import api, output
 
     store = open_store(dir_option)
@@ -97,7 +98,7 @@ def run_state(dir_option: str | None, agent: str, ids: list[str] | None, tag: st
     if as_json:
         output.print_json([{**api.entry_json(t.agent, t.category, t.entry), "changed": changed} for t, changed in done])
         return 0
-    verb = tag if on else f"un{tag}"
+    verb = tag if on else f"un{tag}"  # archived / unarchived, pinned / unpinned
     for t, changed in done:
         where = f"{t.agent}/{t.category} {t.entry.id}"
         output.echo(f"{verb} {where}" if changed else f"{where} was {verb} already", err=True)

@@ -24,6 +24,8 @@ COMMANDS = (
     "done",
     "archive",
     "unarchive",
+    "pin",
+    "unpin",
     "list",
     "show",
     "search",

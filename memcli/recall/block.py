@@ -1,11 +1,12 @@
 """The memory block injected before an agent's prompt, within a token budget that holds.
 
 The block has the AITEAM-X headings and order (so existing prompts keep working):
-project, last session (handoff), relevant decisions, relevant lessons, open tasks, the
-recovery snapshot of a valid checkpoint.  Tokens are estimated as ceil(characters / 4)
-over the whole printed block.  When the block is over budget, memcli cuts, in order:
-lessons, decisions, the project text (truncated, with a visible marker), the snapshot,
-tasks, and the handoff last.
+project, pinned entries (``memcli pin``; memcli's own section, only when there are some),
+last session (handoff), relevant decisions, relevant lessons, open tasks, the recovery
+snapshot of a valid checkpoint.  Archived entries are never shown.  Tokens are estimated as
+ceil(characters / 4) over the whole printed block.  When the block is over budget, memcli
+cuts, in order: lessons, decisions, the project text (truncated, with a visible marker), the
+snapshot, tasks, pinned entries, and the handoff last.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from memcli.storage import vault
 from memcli.storage.injected_block import END, START, neutralise
 from memcli.errors import MemcliError
 from memcli.storage.paths import Layout
-from memcli.storage.store import Store, is_archived
+from memcli.storage.store import PINNED_TAG, Store, is_archived
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ INSTRUCTIONS = (
     "Shared: {dir}/_project.md | Personal: {dir}/{agent}/{{{categories}}}.md\n---"
 )
 ITEM_CHARS = 400
+PINNED_MAX = 50  # pinned entries an agent's block may list (pins are for a few standing rules)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 
@@ -54,6 +56,7 @@ class Selection:
         self.project_truncated = False
         self.cut_project_entirely = False
         self.handoff: Item | None = None
+        self.pinned: list[Item] = []
         self.decisions: list[Item] = []
         self.lessons: list[Item] = []
         self.tasks: list[Item] = []
@@ -68,6 +71,9 @@ class Selection:
         if self.project.strip() or not self.cut_project_entirely:
             parts.append(f"\nProject:\n{self.project.strip()}")
             has_content = has_content or bool(self.project.strip())
+        if self.pinned:
+            parts.append("\nPinned:")
+            parts.extend(f"- {p.text}" for p in self.pinned)
         if self.handoff:
             parts.append(f"\nLast Session:\n{self.handoff.text.strip()}")
         if self.decisions:
@@ -81,7 +87,9 @@ class Selection:
             parts.extend(t.text for t in self.tasks)
         if self.snapshot:
             parts.append("\nRecovering previous session:\n" + "\n".join(s.text for s in self.snapshot))
-        has_content = has_content or any((self.handoff, self.decisions, self.lessons, self.tasks, self.snapshot))
+        has_content = has_content or any(
+            (self.pinned, self.handoff, self.decisions, self.lessons, self.tasks, self.snapshot)
+        )
         block = "\n".join([*parts, "\n---\n"]) if has_content else ""
         if self.instructions:
             block += ("\n" if block else "") + self.instructions + "\n"
@@ -96,6 +104,7 @@ class Selection:
         return {
             "project": tokens(self.project.strip()),
             "handoff": tokens(self.handoff.text.strip()) if self.handoff else 0,
+            "pinned": lines(self.pinned, "- "),
             "decisions": lines(self.decisions, "- "),
             "lessons": lines(self.lessons, "- "),
             "tasks": lines(self.tasks),
@@ -117,6 +126,7 @@ class Selection:
             "sections": {
                 "project": {"text": self.project, "truncated": self.project_truncated, "tokens": tokens(self.project)},
                 "handoff": items([self.handoff])[0] if self.handoff else None,
+                "pinned": items(self.pinned),
                 "decisions": items(self.decisions),
                 "lessons": items(self.lessons),
                 "tasks": items(self.tasks),
@@ -179,7 +189,7 @@ def gather(
         if category not in store.categories or limit <= 0:
             return []
         if command.strip():
-            fresh = index is None  # one freshness check serves both searches
+            fresh = index is None  # one freshness check serves every search
             if index is None:
                 from memcli.search.index import SearchIndex
 
@@ -213,11 +223,29 @@ def gather(
             for m in data["messages"][-config.inject_snapshot_messages :]:
                 sel.snapshot.append(Item(f"[{m.get('role', 'user')}]: {' '.join(str(m['text']).split())[:100]}"))
 
+    def pinned() -> None:
+        nonlocal index
+        from memcli.search.index import SearchIndex
+
+        index = SearchIndex(store)
+        hits = index.search("", agent=agent, limit=PINNED_MAX, tag=PINNED_TAG)
+        notice = index.notice()
+        if notice:
+            warn(notice)
+        hits.sort(key=lambda h: h.id, reverse=True)  # the newest pin first
+        sel.pinned = [Item(_one_line(h.body), h.id) for h in hits if h.category != "tasks"]
+
+    guarded("pinned entries", pinned)
     guarded("last handoff", handoff)
     guarded("decisions", decisions)
     guarded("lessons", lessons)
     guarded("open tasks", tasks)
     guarded("recovery snapshot", snapshot)
+    pins = {p.id for p in sel.pinned}  # a pinned entry is shown once, as pinned
+    sel.decisions = [d for d in sel.decisions if d.id not in pins]
+    sel.lessons = [x for x in sel.lessons if x.id not in pins]
+    if sel.handoff and sel.handoff.id in pins:
+        sel.handoff = None
     if sel.handoff:  # no message twice in one block: the snapshot leaves out what Last Session shows
         shown = " ".join(sel.handoff.text.split())
         sel.snapshot = [s for s in sel.snapshot if s.text.split("]: ", 1)[-1][:60] not in shown]
@@ -276,6 +304,7 @@ def fit(sel: Selection, budget: int) -> Selection:
             sel.cut.append("project text")
     drop_items("snapshot", "snapshot message")
     drop_items("tasks", "task")
+    drop_items("pinned", "pinned entry")
     if over() and sel.handoff:
         text = sel.handoff.text
         while text and over():

@@ -43,6 +43,7 @@ from memcli.search.ranking import (
     Hit,
     build_query,
     file_query,
+    tag_query,
     neighbour_terms,
     read_hits,
     make_schema,
@@ -412,23 +413,32 @@ class SearchIndex:
         fresh: bool = True,
         neighbours: bool = True,
         archived: bool = False,
+        tag: str | None = None,
     ) -> list[Hit]:
-        """The best entries for ``text`` (archived ones only with ``archived``).  Never fails for the
-        index's sake (see the module's notes)."""
+        """The best entries for ``text`` (archived ones only with ``archived``); with ``tag``, the
+        entries that carry that tag exactly, whatever ``text`` says.  Never fails for the index's
+        sake (see the module's notes)."""
         if limit < 1:
             raise MemcliError("--limit must be at least 1")
-        if archived:
+        if archived and not tag:
             return self._search(text, agent, category, limit, fresh, neighbours)
         asked = limit
         while True:  # archived entries are few: ask for more until enough are left, or all were seen
-            hits = self._search(text, agent, category, asked, fresh, neighbours)
-            kept = [h for h in hits if ARCHIVED_TAG not in h.tags]
+            hits = self._search(tag or text, agent, category, asked, fresh, neighbours, bool(tag))
+            kept = [h for h in hits if (archived or ARCHIVED_TAG not in h.tags) and (tag is None or tag in h.tags)]
             if len(kept) >= limit or len(hits) < asked:
                 return kept[:limit]
             asked, fresh = asked * 4, False
 
     def _search(
-        self, text: str, agent: str | None, category: str | None, limit: int, fresh: bool, neighbours: bool
+        self,
+        text: str,
+        agent: str | None,
+        category: str | None,
+        limit: int,
+        fresh: bool,
+        neighbours: bool,
+        tag_only: bool = False,
     ) -> list[Hit]:
         stale = self._stale_files  # what the last freshness check left (a second search skips the check)
         if fresh:
@@ -441,7 +451,7 @@ class SearchIndex:
             self._stale_files = stale
         self.stale = bool(stale)
         try:
-            return self._search_with(stale, text, agent, category, limit, neighbours)
+            return self._search_with(stale, text, agent, category, limit, neighbours, tag_only)
         except MemcliError:
             raise
         except BaseException as exc:
@@ -454,13 +464,13 @@ class SearchIndex:
 
             with file_lock(self.layout.lock_path, SEARCH_LOCK_TIMEOUT):
                 self._rebuild(progress=False)
-            return self._search_with([], text, agent, category, limit, neighbours)
+            return self._search_with([], text, agent, category, limit, neighbours, tag_only)
         except BaseException as exc:
             if not _is_failure(exc):
                 raise
             self.stale = True
             self._stale_files = [ALL]
-            return self._search_with([ALL], text, agent, category, limit, neighbours)
+            return self._search_with([ALL], text, agent, category, limit, neighbours, tag_only)
 
     def notice(self) -> str | None:
         """What a search should say on stderr about the cache, if anything."""
@@ -471,20 +481,27 @@ class SearchIndex:
         return None
 
     def _search_with(
-        self, stale: list[str], text: str, agent: str | None, category: str | None, limit: int, neighbours: bool = True
+        self,
+        stale: list[str],
+        text: str,
+        agent: str | None,
+        category: str | None,
+        limit: int,
+        neighbours: bool = True,
+        tag_only: bool = False,
     ) -> list[Hit]:
         """Search the disk index, with the stale files answered from an in-memory index of them."""
         if PENDING in stale and self._pending is not None:
             built = tv.Index(self.schema, path=str(self._pending))
             built.reload()
-            return self._search_index(built, text, agent, category, limit, [], neighbours)
+            return self._search_index(built, text, agent, category, limit, [], neighbours, tag_only)
         if ALL in stale or not self.exists():
-            return self._search_index(self._ram_index(), text, agent, category, limit, [], neighbours)
+            return self._search_index(self._ram_index(), text, agent, category, limit, [], neighbours, tag_only)
         index = self._open()
         index.reload()
-        hits = self._search_index(index, text, agent, category, limit, stale, neighbours)
+        hits = self._search_index(index, text, agent, category, limit, stale, neighbours, tag_only)
         if stale:
-            hits += self._search_index(self._ram_index(stale), text, agent, category, limit, [], neighbours)
+            hits += self._search_index(self._ram_index(stale), text, agent, category, limit, [], neighbours, tag_only)
             hits.sort(key=lambda h: h.score, reverse=True)
         return hits[:limit]
 
@@ -497,9 +514,13 @@ class SearchIndex:
         limit: int,
         exclude: list[str],
         neighbours: bool = True,
+        tag_only: bool = False,
     ) -> list[Hit]:
         searcher = index.searcher()
-        query = build_query(self.schema, self.store.config, text, agent, category, searcher, neighbours)
+        if tag_only:
+            query = tag_query(self.schema, text, agent, category)
+        else:
+            query = build_query(self.schema, self.store.config, text, agent, category, searcher, neighbours)
         if query is None:
             return []
         if exclude:

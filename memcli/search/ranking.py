@@ -191,6 +191,19 @@ def build_query(
     return tv.Query.boolean_query(filters) if len(filters) > 1 else query
 
 
+def tag_query(schema: tv.Schema, tag: str, agent: str | None, category: str | None) -> tv.Query | None:
+    """The entries whose tags hold ``tag``'s stem (callers check the tag itself on the hits)."""
+    stems = analyze(tag)
+    if not stems:
+        return None
+    clauses = [(tv.Occur.Must, tv.Query.term_query(schema, "tags", stems[0]))]
+    if agent:
+        clauses.append((tv.Occur.Must, tv.Query.term_query(schema, "agent", agent.lower())))
+    if category:
+        clauses.append((tv.Occur.Must, tv.Query.term_query(schema, "category", category.lower())))
+    return tv.Query.boolean_query(clauses)
+
+
 def file_query(schema: tv.Schema, agent: str, category: str) -> tv.Query:
     """The documents of one vault file."""
     return tv.Query.boolean_query(

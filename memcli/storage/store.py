@@ -48,6 +48,7 @@ COMPACTED_TAG = "compacted"
 
 
 ARCHIVED_TAG = "archived"  # out of inject, list and search (found with --archived); kept in git
+PINNED_TAG = "pinned"  # injected first for its agent; never folded into a compaction summary
 
 
 def is_archived(entry: Entry) -> bool:

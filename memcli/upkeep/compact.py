@@ -4,7 +4,8 @@ A. stale and corrupt checkpoints are deleted;
 B. a conversation file (one per session) over 20 messages keeps its last 20, once its session
    ended (closed, or idle for longer than a checkpoint is valid); decisions and lessons are first extracted from the removed part (once per
    message id) and a "Session compacted" handoff is written;
-C. a category with more than 30 entries keeps the newest 20; the rest become one
+C. a category with more than 30 entries (open tasks and pinned entries always kept, archived
+   ones not counted) keeps the newest 20; the rest become one
    summary entry (summaries are never summarised again, entries with open tasks are kept);
 
 Every file that compaction writes is a function of the files it read (ids and dates come from
@@ -38,7 +39,7 @@ from memcli.errors import MemcliError
 from memcli.storage.fsutil import atomic_write, read_inside, remove
 from memcli.output import progress
 from memcli.storage.store import COMPACTED_TAG as COMPACTED
-from memcli.storage.store import Store
+from memcli.storage.store import PINNED_TAG, Store, is_archived
 from memcli.storage.vault import Entry
 
 from memcli.upkeep.compact_log import LOG, is_due, last_run  # noqa: F401  (the log's home)
@@ -187,8 +188,10 @@ def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tu
             summarised: list[int] = []
 
             def change(entries: list[Entry], _sources: dict, _total: int) -> dict[str, list[Entry]] | None:
-                pinned = [e for e in entries if not _is_summary(e) and vault.open_tasks(e.body)]
-                candidates = [e for e in entries if not _is_summary(e) and not vault.open_tasks(e.body)]
+                # Never folded: open tasks, pinned entries; archived ones are out of the count and kept as they are.
+                current = [e for e in entries if not _is_summary(e) and not is_archived(e)]
+                pinned = [e for e in current if vault.open_tasks(e.body) or PINNED_TAG in e.tags]
+                candidates = [e for e in current if not vault.open_tasks(e.body) and PINNED_TAG not in e.tags]
                 candidates.sort(key=vault.newest_first, reverse=True)
                 summarised.clear()
                 if len(candidates) + len(pinned) <= config.compact_category_cap:

@@ -113,6 +113,9 @@ def _explain(sel, budget: int, block: str) -> None:
     costs = sel.costs()
     out = [f"inject: {tokens(block)} of {budget} tokens"]
     out.append(f"  project: {costs['project']} tokens" + (" (truncated)" if sel.project_truncated else ""))
+    if sel.pinned:
+        ids = ", ".join(str(p.id) for p in sel.pinned)
+        out.append(f"  pinned: {ids} (shown first, cut only before the handoff); {costs['pinned']} tokens")
     if sel.handoff:
         out.append(f"  handoff: entry {sel.handoff.id}, {costs['handoff']} tokens")
     for name in ("decisions", "lessons"):
