@@ -77,6 +77,39 @@ def add(
     return store.add(agent, category, body, clean_tags(tags))
 
 
+COPY_SCAN_FILES = 300  # without an index, a category of at most this many files is read to find a copy
+
+
+def existing_copy(store: Store, agent: str, category: str, text: str) -> Located | None:
+    """An entry of the agent's category that already holds ``text`` (``extract.is_copy``), found
+    through the search index; None when there is none.  Without an index (a fresh clone, one being
+    rebuilt) a small category is read whole, and a large one is not looked through: an add never
+    waits for a build (``compact`` merges exact copies later)."""
+    import os
+
+    from memcli.capture.extract import is_copy
+    from memcli.search.index import SearchIndex
+
+    words = " ".join(text.split()[:60])  # enough words to find it; a query needs no more
+    if not words:
+        return None
+    index = SearchIndex(store)
+    if not index.exists():
+        try:
+            files = len(os.listdir(store.layout.category_dir(agent, category)))
+        except OSError:
+            files = 0
+        if files > COPY_SCAN_FILES:
+            return None
+        same = next((e for e in store.read(agent, category) if is_copy(e.body, text)), None)
+        return Located(agent, category, same) if same is not None else None
+    hits = index.search(words, agent, category, 5, neighbours=False, archived=True)
+    for hit in hits:
+        if is_copy(hit.body, text):
+            return store.find(agent, hit.id)
+    return None
+
+
 def entries(
     store: Store,
     agent: str | None = None,

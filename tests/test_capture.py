@@ -554,3 +554,47 @@ def test_an_archived_pinned_entry_is_not_injected(mem: Path):
     run("pin", "dev", rule, cwd=mem, check=True)
     run("archive", "dev", rule, cwd=mem, check=True)
     assert "CI proxy" not in run("inject", "dev", "proxy", cwd=mem, check=True).stdout
+
+
+# -- duplicates (issue 20, third part) ----------------------------------------------------------------
+
+
+def test_the_same_memory_is_stored_once(mem: Path):
+    first = run("add", "dev", "lessons", "The CI proxy drops idle sockets after 30 seconds #ci", cwd=mem, check=True)
+    again = run("add", "dev", "lessons", "the ci proxy drops idle sockets after 30 seconds.", cwd=mem, check=True)
+    assert again.stdout == first.stdout and "already stored as dev/lessons" in again.stderr
+    other = run("add", "dev", "lessons", "The CI proxy drops idle sockets after 60 seconds", cwd=mem, check=True)
+    assert other.stdout != first.stdout, "a different fact is not a copy"
+    long_text = "When the nightly export runs during the deploy window the database locks the orders table for minutes"
+    run("add", "dev", "lessons", long_text, cwd=mem, check=True)
+    near = run("add", "dev", "lessons", long_text.replace("minutes", "several minutes"), cwd=mem, check=True)
+    assert "already stored" in near.stderr  # one word more in 20: the same memory
+    assert len(json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)) == 3
+
+
+def test_the_same_lesson_from_three_sessions_is_stored_once(mem: Path):
+    for n in range(3):
+        messages = [
+            {"role": "user", "text": f"fix the flaky upload test, take {n}"},
+            {"role": "agent", "text": "Lesson: the upload test needs its own tmp dir, the shared one leaks files."},
+        ]
+        run("checkpoint", "dev", "-", "--close", "--chat-id", f"s{n}", cwd=mem, input=json.dumps(messages), check=True)
+    assert bodies(mem, "lessons") == ["Lesson: the upload test needs its own tmp dir, the shared one leaks files."]
+
+
+def test_compaction_merges_copies_into_the_oldest_with_every_tag(mem: Path):
+    from memcli.storage.paths import Layout
+    from memcli.storage.store import Store
+
+    store = Store(Layout(mem))  # copies as two branches would leave them: added on each side
+    oldest = store.add("dev", "decisions", "Use SSE for the live feed #sse").id
+    store.add("dev", "decisions", "use SSE for the live feed! #realtime")
+    store.add("dev", "decisions", "Use WebSockets for chat")
+    dry = json.loads(run("compact", "--dry-run", "--json", cwd=mem, check=True).stdout)
+    assert dry["duplicatesDropped"] == 1 and len(bodies(mem, "decisions")) == 3
+    run("compact", cwd=mem, check=True)
+    rows = json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)
+    assert sorted(r["body"] for r in rows) == ["Use SSE for the live feed #sse", "Use WebSockets for chat"]
+    merged = next(r for r in rows if r["id"] == oldest)
+    assert set(merged["tags"]) == {"sse", "realtime"}
+    assert json.loads(run("compact", "--json", cwd=mem, check=True).stdout)["duplicatesDropped"] == 0  # idempotent

@@ -154,8 +154,13 @@ def build_server(dir_option: str | None = None, default_agent: str | None = None
         from memcli import api
 
         agent = agent_of(agent, writing=True)
-        entry = api.add(store(), agent, category, text, tags)
-        data = api.entry_json(agent, category, entry)
+        db = store()
+        same = api.existing_copy(db, agent, category, text)
+        if same is not None:
+            data = {**api.entry_json(agent, category, same.entry), "duplicate": True}
+            return result(f"already stored as {agent}/{category} {same.entry.id}; nothing added", data)
+        entry = api.add(db, agent, category, text, tags)
+        data = {**api.entry_json(agent, category, entry), "duplicate": False}
         return result(f"added {agent}/{category} {entry.id}", data)
 
     @server.tool(annotations=reading)

@@ -179,6 +179,62 @@ def _ended(path, stored, messages: list[dict], config) -> bool:
     )
 
 
+def _step_copies(store: Store, report: CompactReport, dry: bool, unreadable: set[tuple[str, str]]) -> None:
+    """Entries of a category that say the same (``extract.same_text_key``: case, whitespace,
+    punctuation and #hashtags aside) become one: the oldest id, its text, every tag of them all.
+    Near copies are left alone (``add`` refuses them; two old entries may differ on purpose)."""
+    from memcli.capture.extract import same_text_key
+
+    for agent in store.agents():
+        for category in store.categories:
+            if (agent, category) in unreadable:
+                continue
+            merged: list[int] = []
+
+            def change(entries: list[Entry], _sources: dict, _total: int) -> dict[str, list[Entry]] | None:
+                groups: dict[str, list[Entry]] = {}
+                for e in entries:
+                    if not _is_summary(e) and same_text_key(e.body):
+                        groups.setdefault(same_text_key(e.body), []).append(e)
+                drop: set[int] = set()  # python ids of the entries that go
+                keep: dict[int, Entry] = {}  # python id of the oldest -> it with every tag
+                for copies in groups.values():
+                    if len(copies) < 2:
+                        continue
+                    copies.sort(key=lambda e: e.id)
+                    oldest = copies[0]
+                    tags: list[str] = []
+                    for e in copies:
+                        tags = vault.merge_tags(tags, e.tags)
+                    kept = Entry(oldest.id, oldest.date, tags, oldest.body, oldest.marked)
+                    kept.source = oldest.source
+                    keep[id(oldest)] = kept
+                    drop.update(id(e) for e in copies[1:])
+                merged.clear()
+                merged.append(len(drop))
+                if not drop or dry:
+                    return None
+                plan: dict[str, list[Entry]] = {}
+                touched = {e.source for e in entries if (id(e) in drop or id(e) in keep) and e.source}
+                for e in entries:
+                    if e.source and e.source in touched and id(e) not in drop:
+                        plan.setdefault(e.source, []).append(keep.get(id(e), e))
+                for key in touched:
+                    plan.setdefault(key, [])  # an entry file left with nothing is deleted
+                return plan
+
+            try:
+                store.transform(agent, category, change)
+            except MemcliError as exc:
+                report.problems.append(f"{agent}/{category}: {exc.message}; copies not merged")
+                continue
+            if merged and merged[0]:
+                report.duplicatesDropped += merged[0]
+                report.actions.append(
+                    f"merge copies {agent}/{category}: {merged[0]} entries said what an older one says"
+                )
+
+
 def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tuple[str, str]]) -> None:
     config = store.config
     for agent in store.agents():
@@ -318,6 +374,7 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
             if not dry_run:
                 with store.lock():
                     remove(legacy, store.layout.memory)
+    _step_copies(store, report, dry_run, unreadable)
     _step_cap(store, report, dry_run, unreadable)
     _step_legacy(store, report, dry_run)
     if not dry_run:

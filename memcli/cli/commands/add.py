@@ -55,6 +55,11 @@ def run(
     store.check(agent, category)
     api.clean_tags(tag)
     body = common.read_text_argument(text, template=TEMPLATE.get(category, ""), what=f"a new {agent}/{category} entry")
+    same = api.existing_copy(store, agent, category, body)
+    if same is not None:  # the same memory once: say where it is, as a new entry's id would be said
+        echo(f"already stored as {agent}/{category} {same.entry.id}; nothing added", err=True)
+        echo(str(same.entry.id))
+        return 0
     entry = api.add(store, agent, category, body, tag, allow_secret)
     echo(str(entry.id))
     return 0
