@@ -247,6 +247,18 @@ def test_an_mcp_client_curates_memory(mem: Path):
             block = await client.call_tool("inject", {"task": "queue"})
             assert not block.is_error and "cover the 502 retry" not in block.content[0].text  # ticked: not open
 
+            lesson = added.structured_content["id"]
+            pinned = await client.call_tool("pin", {"ids": [lesson]})
+            assert not pinned.is_error and pinned.structured_content["entries"][0]["changed"]
+            block = await client.call_tool("inject", {"task": "anything at all"})
+            assert "Pinned:\n- the CI proxy drops idle sockets" in block.content[0].text
+            archived = await client.call_tool("archive", {"ids": [lesson, 1]})
+            assert archived.is_error and "no entry 1" in archived.content[0].text  # all known, or nothing done
+            archived = await client.call_tool("archive", {"ids": [lesson]})
+            assert not archived.is_error and "archived" in archived.structured_content["entries"][0]["tags"]
+            found = await client.call_tool("search", {"query": "CI proxy idle sockets"})
+            assert lesson not in [r["id"] for r in found.structured_content["results"]]
+
     asyncio.run(asyncio.wait_for(session(), 120))
     listed = json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)
     assert int(wrong) not in [e["id"] for e in listed]

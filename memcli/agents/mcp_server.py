@@ -2,7 +2,7 @@
 
 Built on the official ``mcp`` Python SDK (an optional extra: ``pip install "memcli[mcp]"``).
 Tools to read (``search``, ``show``, ``list``, ``inject``, ``status``) and to curate (``add``,
-``edit``, ``remove``, ``done``), each a thin face over ``memcli.api`` and ``memcli.recall.block``,
+``edit``, ``remove``, ``done``, ``archive``, ``pin``, ``unpin``), each a thin face over ``memcli.api`` and ``memcli.recall.block``,
 the functions the CLI calls: the same validation, secret refusal, locking and freshness.  ``agent``
 defaults to the server's own (``memcli mcp --agent ID``, as ``memcli setup`` writes it); a write to
 an agent that has no memory while others do is refused, naming them (a model that says "claude"
@@ -277,6 +277,48 @@ def build_server(dir_option: str | None = None, default_agent: str | None = None
         located, _ = api.show(db, agent, id)
         ticked = api.mark_done(db, located, text)
         return result("\n".join(ticked), {"id": located.entry.id, "agent": agent, "ticked": ticked})
+
+    def set_state(ids: list[int], agent: str | None, tag: str, on: bool) -> Any:
+        from memcli import api
+
+        agent = agent_of(agent, writing=True)
+        db = store()
+        groups = {agent: [db.find(agent, i) for i in dict.fromkeys(ids)]}  # all known, or nothing done
+        done = api.set_flag(db, groups, tag, on)
+        rows = [{**api.entry_json(agent, t.category, t.entry), "changed": changed} for t, changed in done]
+        verb = tag if on else f"un{tag}"
+        text = "\n".join(
+            f"{verb} {agent}/{r['category']} {r['id']}" + ("" if r["changed"] else " (already)") for r in rows
+        )
+        return result(text, {"entries": rows})
+
+    Ids = Annotated[list[int], Field(min_length=1, description="The ids of the entries.")]
+
+    @server.tool(annotations=writing)
+    @guarded
+    def archive(ids: Ids, agent: Agent = None) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
+        """Archive memories that were true once (a reversed decision, a lesson about code that is gone): they leave
+        the memory block, list and search, and stay in git. Returns the entries."""
+        from memcli.storage.store import ARCHIVED_TAG
+
+        return set_state(ids, agent, ARCHIVED_TAG, True)
+
+    @server.tool(annotations=writing)
+    @guarded
+    def pin(ids: Ids, agent: Agent = None) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
+        """Pin the few standing rules every session must see: they head the memory block whatever the task.
+        Returns the entries."""
+        from memcli.storage.store import PINNED_TAG
+
+        return set_state(ids, agent, PINNED_TAG, True)
+
+    @server.tool(annotations=writing)
+    @guarded
+    def unpin(ids: Ids, agent: Agent = None) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
+        """Unpin entries: they are injected again only when relevant to the task. Returns the entries."""
+        from memcli.storage.store import PINNED_TAG
+
+        return set_state(ids, agent, PINNED_TAG, False)
 
     @server.tool(annotations=reading)
     @guarded
