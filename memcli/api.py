@@ -272,6 +272,11 @@ def search(
     store.check(agent, category)
     index = SearchIndex(store)
     hits = index.search(query, agent, category, limit or store.config.search_limit, archived=archived)
+    from memcli.storage.citations import cited_paths, missing
+
+    root = str(store.layout.root)
+    for hit in hits:  # the few paths of the hits shown: one lstat each
+        hit.stale = missing(root, cited_paths(hit.body))
     return hits, index.notice()
 
 

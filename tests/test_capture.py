@@ -610,3 +610,56 @@ def test_compaction_merges_copies_into_the_oldest_with_every_tag(mem: Path):
     merged = next(r for r in rows if r["id"] == oldest)
     assert set(merged["tags"]) == {"sse", "realtime"}
     assert json.loads(run("compact", "--json", cwd=mem, check=True).stdout)["duplicatesDropped"] == 0  # idempotent
+
+
+# -- stale references (issue 20, fourth part) ---------------------------------------------------------
+
+
+def test_an_entry_citing_a_deleted_file_is_marked_until_the_file_comes_back(repo: Path):
+    from .conftest import git
+
+    (repo / "src").mkdir()
+    (repo / "src" / "auth.py").write_text("def login(): ...\n")
+    stale = run("add", "dev", "decisions", "The login retry lives in `src/auth.py:12` #auth", cwd=repo, check=True)
+    fresh = run("add", "dev", "decisions", "The login form validates on blur #auth", cwd=repo, check=True)
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "auth", cwd=repo)
+    assert "no longer exist" not in run("list", "dev", cwd=repo, check=True).stdout
+    git("rm", "-q", "src/auth.py", cwd=repo)
+    note = "(cites src/auth.py, which no longer exists)"
+    listed = {e["id"]: e["stale"] for e in json.loads(run("list", "dev", "--json", cwd=repo, check=True).stdout)}
+    assert listed == {int(stale.stdout): ["src/auth.py"], int(fresh.stdout): []}
+    assert note in run("list", "dev", cwd=repo, check=True).stdout
+    assert note in run("search", "login retry", cwd=repo, check=True).stdout
+    shown = run("inject", "dev", "login", "--explain", cwd=repo, check=True)
+    decisions = shown.stdout.split("Relevant Decisions:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert decisions[0] == "- The login form validates on blur #auth"  # the fresh one first
+    assert decisions[1].endswith(note) and "src/auth.py, gone from the work tree" in shown.stderr
+    status = json.loads(run("status", "--json", cwd=repo, check=True).stdout)
+    assert status["stale"] == [
+        {"agent": "dev", "category": "decisions", "id": int(stale.stdout), "cites": ["src/auth.py"]}
+    ]
+    git("checkout", "-q", "HEAD", "--", "src/auth.py", cwd=repo)
+    assert "no longer exist" not in run("list", "dev", cwd=repo, check=True).stdout
+    assert json.loads(run("status", "--json", cwd=repo, check=True).stdout)["stale"] == []
+
+
+def test_prose_is_not_taken_for_paths():
+    from memcli.storage.citations import cited_paths
+
+    prose = [
+        "See https://github.com/org/repo/blob/main/src/app.py for upstream.",
+        "e.g. the v1.2.3 release on 2024/01/02, and/or TCP/IP, I/O bound, 3/4 of users, km/h.",
+        "On the server it is /etc/nginx/nginx.conf; locally ~/notes/todo.md.",
+        "a/b testing showed it; the client/server model; make test/unit; 1.5/2.0; 50/50.",
+        "github.com/org/repo/README.md and ../other/repo/file.py are elsewhere.",
+    ]
+    assert [cited_paths(p) for p in prose] == [[]] * len(prose)
+    lines = (FIXTURES / "dev-prose.txt").read_text().splitlines()
+    flagged = [line for line in lines if cited_paths(line)]
+    assert all("src/auth.py" in f or "settings/prod.py" in f for f in flagged), flagged  # the two real paths there
+    assert cited_paths("edit `memcli/store.py:120`, ./scripts/deploy.sh and .github/workflows/ci.yml") == [
+        "memcli/store.py",
+        "scripts/deploy.sh",
+        ".github/workflows/ci.yml",
+    ]

@@ -42,10 +42,11 @@ def tokens(text: str) -> int:
 class Item:
     """One line of the block (a decision, a lesson, a task, a message) and where it came from."""
 
-    __slots__ = ("text", "id", "score")
+    __slots__ = ("text", "id", "score", "stale")
 
     def __init__(self, text: str, id: int | None = None, score: float | None = None):
         self.text, self.id, self.score = text, id, score
+        self.stale: list[str] = []  # repository paths it cites that are gone
 
 
 class Selection:
@@ -114,7 +115,7 @@ class Selection:
 
     def to_json(self, agent: str, command: str, budget: int) -> dict[str, Any]:
         def items(xs: list[Item]) -> list[dict[str, Any]]:
-            return [{"id": x.id, "text": x.text, "score": x.score} for x in xs]
+            return [{"id": x.id, "text": x.text, "score": x.score, "stale": x.stale} for x in xs]
 
         block = self.render()
         return {
@@ -241,6 +242,7 @@ def gather(
     guarded("lessons", lessons)
     guarded("open tasks", tasks)
     guarded("recovery snapshot", snapshot)
+    guarded("stale references", lambda: _mark_stale(sel, str(layout.root)))
     pins = {p.id for p in sel.pinned}  # a pinned entry is shown once, as pinned
     sel.decisions = [d for d in sel.decisions if d.id not in pins]
     sel.lessons = [x for x in sel.lessons if x.id not in pins]
@@ -250,6 +252,21 @@ def gather(
         shown = " ".join(sel.handoff.text.split())
         sel.snapshot = [s for s in sel.snapshot if s.text.split("]: ", 1)[-1][:60] not in shown]
     return sel
+
+
+def _mark_stale(sel: Selection, root: str) -> None:
+    """Entries that cite repository paths which are gone are marked, and rank below the others of
+    their section (only the paths of the entries that could be shown are looked up)."""
+    from memcli.storage.citations import cited_paths, missing, stale_note
+
+    for name in ("pinned", "decisions", "lessons"):
+        items: list[Item] = getattr(sel, name)
+        for item in items:
+            gone = missing(root, cited_paths(item.text))
+            if gone:
+                item.stale = gone
+                item.text = f"{item.text} {stale_note(gone)}"
+        items.sort(key=lambda i: bool(i.stale))  # stable: the fresh ones first, in their order
 
 
 _EMPTY_LABEL = re.compile(r"^\s*(?:#{1,6}\s.*|\*\*[^*]+:\*\*\s*|[-*]\s*|[-*_]{3,}\s*)$")

@@ -79,7 +79,7 @@ def _idf(total: int, found: int) -> float:
 class Hit:
     """A search result."""
 
-    __slots__ = ("id", "agent", "category", "date", "tags", "body", "score", "snippet", "matches", "related")
+    __slots__ = ("id", "agent", "category", "date", "tags", "body", "score", "snippet", "matches", "related", "stale")
 
     def __init__(
         self,
@@ -97,6 +97,7 @@ class Hit:
         self.id, self.agent, self.category, self.date, self.tags = id, agent, category, date, tags
         self.body, self.score, self.snippet, self.matches = body, score, snippet, matches or []
         self.related = related  # found through the entries next to it, not its own words
+        self.stale: list[str] = []  # paths it cites that are gone (set by api.search)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,6 +110,7 @@ class Hit:
             "snippet": self.snippet.replace("\x00", "").replace("\x01", ""),
             "matches": self.matches,
             "related": self.related,
+            "stale": self.stale,
             "body": self.body,
         }
 

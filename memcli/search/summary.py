@@ -20,10 +20,11 @@ import time
 
 from memcli.storage import vault
 from memcli.search.freshness import RACY_NS, changed_ns, full_stamp, quick_stamp
+from memcli.storage.citations import cited_paths
 from memcli.storage.store import Store, is_archived, is_compaction_summary
 
 SUMMARY = "summary.json"
-VERSION = 4  # 2: a category is its category file and its folder of entry files; 3: swept in turns; 4: archived left out
+VERSION = 5  # 5: the paths entries cite; 2: a category is its category file and its folder of entry files; 3: swept in turns; 4: archived left out
 CURSOR = "summary-cursor"
 HEAD = 20  # newest entries remembered per file: `list -n N` up to this is served from the cache
 
@@ -93,6 +94,7 @@ class Summaries:
             "newest": entries[0].header_date if entries else None,
             "handoff": [real[0].id, real[0].header_date] if real else None,
             "head": [[vault.newest_first(e), e.id] for e in entries[:HEAD]],
+            "cites": [[e.id, paths] for e in entries if (paths := cited_paths(e.body))],
         }
         now = time.time_ns()
         quick_times = [int(p.rsplit(":", 1)[-1]) for p in quick.split("|") if p]

@@ -21,7 +21,10 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
     from memcli.search.summary import Summaries
 
     summaries = Summaries(store)
-    report: dict[str, Any] = {"root": str(store.layout.root), "agents": {}, "problems": []}
+    from memcli.storage.citations import missing
+
+    report: dict[str, Any] = {"root": str(store.layout.root), "agents": {}, "problems": [], "stale": []}
+    root = str(store.layout.root)
     totals = {"entries": 0, "open_tasks": 0}
     for a in agents:
         store.check(a)
@@ -36,6 +39,10 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
                 categories[c] = {"entries": 0, "newest": None, "error": exc.message}
                 continue
             categories[c] = {"entries": info["entries"], "newest": info["newest"]}
+            for entry_id, paths in info.get("cites", ()):
+                gone = missing(root, paths)
+                if gone:
+                    report["stale"].append({"agent": a, "category": c, "id": entry_id, "cites": gone})
             if c == "tasks":
                 open_tasks = info["open_tasks"]
             if c == "handoffs" and info["handoff"]:

@@ -126,6 +126,10 @@ def _explain(sel, budget: int, block: str) -> None:
         f"  open tasks: {len(sel.tasks)}, {costs['tasks']} tokens;"
         f" snapshot messages: {len(sel.snapshot)}, {costs['snapshot']} tokens"
     )
+    for name in ("pinned", "decisions", "lessons"):
+        for item in getattr(sel, name):
+            if item.stale:
+                out.append(f"  stale: {item.id} cites {', '.join(item.stale)}, gone from the work tree (ranked last)")
     out.append("  cut: " + ("; ".join(sel.cut) if sel.cut else "nothing"))
     sys.stderr.write("\n".join(out) + "\n")
 

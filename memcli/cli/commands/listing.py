@@ -44,9 +44,14 @@ def run(
     from memcli.storage import vault
     from memcli.cli import common
 
-    rows = api.entries(common.open_store(dir_option), agent, category, tag, limit, archived)
+    store = common.open_store(dir_option)
+    rows = api.entries(store, agent, category, tag, limit, archived)
+    from memcli.storage.citations import cited_paths, missing, stale_note
+
+    root = str(store.layout.root)
+    stale = {id(r): missing(root, cited_paths(r.entry.body)) for r in rows}
     if as_json:
-        output.print_json([api.entry_json(r.agent, r.category, r.entry) for r in rows])
+        output.print_json([{**api.entry_json(r.agent, r.category, r.entry), "stale": stale[id(r)]} for r in rows])
         return 0
     if not rows:
         sys.stderr.write("no entries\n")
@@ -61,6 +66,7 @@ def run(
         tags = " ".join("#" + t for t in e.tags if t.lower() not in shown)  # each tag shown once
         where = f"{r.agent}/{r.category}".ljust(width)
         line = f"{output.bold(str(e.id).rjust(id_width))}  {where}  {output.dim(e.header_date.ljust(16))}  {first}"
-        lines.append(line + (f"  {output.dim(tags)}" if tags else ""))
+        mark = f"  {stale_note(stale[id(r)])}" if stale[id(r)] else ""
+        lines.append(line + (f"  {output.dim(tags)}" if tags else "") + mark)
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

@@ -57,6 +57,10 @@ def run_search(
         head = f"{h.id}  {h.agent}/{h.category}  {h.date}" + (f"  {tags}" if tags else "")
         if h.related:
             head += "  (next to a match)"
+        if h.stale:
+            from memcli.storage.citations import stale_note
+
+            head += "  " + stale_note(h.stale)
         # the match marks (\x00, \x01) survive; any other control character is shown, not sent
         snippet = output.visible(h.snippet.replace("\x00", "\ue000").replace("\x01", "\ue001"))
         snippet = snippet.replace("\ue000", "\x00").replace("\ue001", "\x01")

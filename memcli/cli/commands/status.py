@@ -42,6 +42,10 @@ def run(dir_option: str | None, agent: str | None = None, as_json: bool = False)
             f" {plural(info['open_tasks'], 'open task')}, last handoff {handoff}, checkpoint {checkpoint}"
         )
         echo("  " + "  ".join(f"{c} {v['entries']}" for c, v in info["categories"].items()))
+    for s in report["stale"]:
+        from memcli.storage.citations import stale_note
+
+        echo(f"stale: {s['agent']}/{s['category']} {s['id']} {stale_note(s['cites'])}")
     if report["category_files"]:
         from memcli.storage.store import MIGRATE_HINT
 
