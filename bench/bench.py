@@ -48,9 +48,11 @@ def sentence(rng: random.Random, n: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(n)).capitalize() + "."
 
 
-def generate(root: Path, entries: int, per_file: int = 100, entry_files: bool = False) -> int:
+def generate(root: Path, entries: int, per_file: int = 100, entry_files: bool = False, citing: int = 0) -> int:
     """A vault of ``entries`` entries, ``per_file`` per category: in AITEAM-X category files, or
-    (``entry_files``) one file per entry as memcli writes them; returns the number of categories."""
+    (``entry_files``) one file per entry as memcli writes them; returns the number of categories.
+    ``citing``: that many entries of agent000's decisions and lessons (the ones inject reads) name a
+    repository file about the redis timeout, half of which exist."""
     rng = random.Random(entries)
     memory = root / ".memory"
     (memory / ".vault").mkdir(parents=True)
@@ -64,6 +66,13 @@ def generate(root: Path, entries: int, per_file: int = 100, entry_files: bool = 
             body = sentence(rng, rng.randint(8, 30)) + f" See item{next_id - 1_700_000_000_000}."  # a ticket id
             if category == "tasks":
                 body = f"- [ ] {body}"
+            if citing and agent == "agent000" and category in ("decisions", "lessons"):
+                k = next_id - 1_700_000_000_000
+                body += f" The redis timeout is handled in `src/redis_{k}.py:12`."
+                citing -= 1
+                if k % 2 == 0:
+                    (root / "src").mkdir(exist_ok=True)
+                    (root / "src" / f"redis_{k}.py").write_text("")
             items.append(Entry(next_id, None, [rng.choice(WORDS)], body))
             next_id += 1
         path = memory / agent / f"{category}.md"
@@ -90,7 +99,7 @@ def timed(cmd: list[str], runs: int, cwd: Path, setup=None, ok=(0,)) -> float:
     for n in range(runs + 1):
         if setup:
             setup()
-        run_cmd = [LAST[0] if a == "LAST" and LAST else a for a in cmd]
+        run_cmd = [LAST[0] if a == "LAST" and LAST else a.replace("UNIQUE", str(n)) for a in cmd]
         start = time.perf_counter()
         result = subprocess.run(run_cmd, cwd=cwd, capture_output=True, text=True, env=ENV)
         if n:
@@ -163,6 +172,9 @@ def main() -> int:
     parser.add_argument(
         "--category-files", action="store_true", help="AITEAM-X category files instead of one file per entry"
     )
+    parser.add_argument(
+        "--citing", type=int, default=0, help="entries of the injected agent that cite repository files (half gone)"
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     runs = args.runs
@@ -176,7 +188,7 @@ def main() -> int:
         rows: dict[str, list[str]] = {}
         for n in sizes:
             root = work / f"v{n}"
-            files = generate(root, n, entry_files=not args.category_files)
+            files = generate(root, n, entry_files=not args.category_files, citing=args.citing)
             index_dir = root / ".memory" / ".vault" / "index"
             cells = {}
             cells["full rebuild (rm index; search)"] = timed(
@@ -189,7 +201,7 @@ def main() -> int:
             cells["search with a typo, warm"] = timed(MEMCLI + ["search", "kubernets deploi"], runs, root)
             cells["inject, warm index"] = timed(MEMCLI + ["inject", "agent000", "fix the redis timeout"], runs, root)
             cells["add one entry (index updated)"] = timed(
-                MEMCLI + ["add", "agent000", "lessons", "bench lesson about redis"], runs, root
+                MEMCLI + ["add", "agent000", "lessons", "bench lesson about redis UNIQUE"], runs, root
             )
             cells.update(every_command(root, runs))
             rank = "-"
