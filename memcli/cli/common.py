@@ -103,3 +103,14 @@ def run_state(dir_option: str | None, agent: str, ids: list[str] | None, tag: st
         where = f"{t.agent}/{t.category} {t.entry.id}"
         output.echo(f"{verb} {where}" if changed else f"{where} was {verb} already", err=True)
     return 0
+
+
+def state_run(tag: str, on: bool):
+    """The ``run`` of archive, unarchive, pin and unpin (``tag``: a name in ``memcli.storage.store``)."""
+
+    def run(dir_option: str | None, agent: str, ids: list[str] | None = None, as_json: bool = False) -> int:
+        from memcli.storage import store
+
+        return run_state(dir_option, agent, ids, getattr(store, tag), on, as_json)
+
+    return run

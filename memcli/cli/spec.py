@@ -94,6 +94,20 @@ def tag_option(what: str = "A tag (repeatable); #hashtags in the text count too.
     return Param("tag", "options", flags=("--tag", "-t"), type=str, default=None, help=what, metavar="TAG")
 
 
+def state_spec(name: str, help: str, epilog: str) -> CommandSpec:
+    """archive, unarchive, pin, unpin: ``[AGENT] ID... [--json]``."""
+    return CommandSpec(
+        name=name,
+        help=help,
+        epilog=epilog,
+        params=(
+            agent_or_id(),
+            Param("ids", "arguments", help="Ids of the entries.", metavar="ID...", synopsis="ID..."),
+            json_flag("Print the entries as JSON, each with whether it changed."),
+        ),
+    )
+
+
 def archived_flag(what: str) -> Param:
     return Param("archived", "flag", flags=("--archived",), type=bool, default=False, help=what)
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import CommandSpec, Param, agent_or_id, json_flag
+from memcli.cli.common import state_run
+from memcli.cli.spec import state_spec
 
-SPEC = CommandSpec(
-    name="archive",
+SPEC = state_spec(
+    "archive",
     help="""Archive entries: out of inject, list and search, kept in git and found with --archived.
 
 For memory that was true once (a reversed decision, a lesson about code that is gone) and is
@@ -19,16 +20,5 @@ merges, and an edit on another branch is kept beside it. `memcli unarchive` brin
 
   memcli list dev --archived --tag archived
 """,
-    params=(
-        agent_or_id(),
-        Param("ids", "arguments", help="Ids of the entries.", metavar="ID...", synopsis="ID..."),
-        json_flag("Print the entries as JSON, each with whether it changed."),
-    ),
 )
-
-
-def run(dir_option: str | None, agent: str, ids: list[str] | None = None, as_json: bool = False) -> int:
-    from memcli.cli.common import run_state
-    from memcli.storage.store import ARCHIVED_TAG
-
-    return run_state(dir_option, agent, ids, ARCHIVED_TAG, True, as_json)
+run = state_run("ARCHIVED_TAG", on=True)
