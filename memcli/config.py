@@ -21,6 +21,7 @@ Every key, its section and its default (README "Configuration" lists the same)::
     [compact]     keep_messages = 20
                   category_cap = 30          # more entries than this ...
                   category_keep = 20         # ... keeps this many, the rest summarised
+                  used_days = 30             # entries used (injected, shown) this recently are kept first
                   interval_minutes = 10      # `compact --if-due`
     [extract]     max_items = 10
                   chars = 300
@@ -59,6 +60,7 @@ class Config:
     compact_keep_messages: int = 20
     compact_category_cap: int = 30
     compact_category_keep: int = 20
+    compact_used_days: float = 30.0  # an entry injected or shown within this many days is kept first
     compact_interval_minutes: float = 10.0
     extract_max_items: int = 10
     extract_chars: int = 300

@@ -663,3 +663,25 @@ def test_prose_is_not_taken_for_paths():
         "scripts/deploy.sh",
         ".github/workflows/ci.yml",
     ]
+
+
+# -- compaction keeps what matters (issue 20, sixth part) ---------------------------------------------
+
+
+def test_a_capped_category_keeps_what_was_used_recently_before_the_newest(mem: Path):
+    from memcli.storage.paths import Layout
+    from memcli.storage.store import Store
+
+    store = Store(Layout(mem))
+    used = store.add("dev", "decisions", "The flux capacitor needs exactly 1.21 gigawatts").id
+    for n in range(34):
+        store.add("dev", "decisions", f"decision {n} about the billing module")
+    assert "flux capacitor" in run("inject", "dev", "flux capacitor", cwd=mem, check=True).stdout  # a use
+    dry = json.loads(run("compact", "--dry-run", "--json", cwd=mem, check=True).stdout)
+    [action] = [a for a in dry["actions"] if a.startswith("cap dev/decisions")]
+    assert str(used) not in action and "15 older entries" in action
+    run("compact", cwd=mem, check=True)
+    kept = bodies(mem, "decisions")
+    assert "The flux capacitor needs exactly 1.21 gigawatts" in kept  # the oldest, but used
+    assert "decision 15 about the billing module" in kept and "decision 14 about the billing module" not in kept
+    assert ".vault" in str(next((mem / ".memory" / ".vault").glob("usage.json")))  # never tracked

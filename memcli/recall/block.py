@@ -399,5 +399,10 @@ def build(
             warn(exc.message)
             store = None  # the project text only
     budget = budget or (store.config.inject_budget if store else Config().inject_budget)
-    sel = gather(store, layout, agent, command, instructions, warn)
-    return fit(sel, budget), budget
+    sel = fit(gather(store, layout, agent, command, instructions, warn), budget)
+    if store is not None:  # what the block shows counts as used: compaction keeps it longer
+        from memcli.storage import usage
+
+        shown = [i.id for name in ("pinned", "decisions", "lessons") for i in getattr(sel, name) if i.id]
+        usage.record(layout, agent, shown)
+    return sel, budget

@@ -204,6 +204,24 @@ def atomic_write(path: Path, data: str | bytes, within: Path) -> None:
     sync_dir(path.parent)
 
 
+def write_hint(path: Path, data: str, within: Path) -> None:
+    """Replace a cache file that only holds a hint (``usage.json``): atomically, but without fsync
+    and without importing ``tempfile`` (about 4 ms), since it runs on every prompt and losing the
+    last write to a power cut costs nothing.  Only inside ``within``."""
+    guard(path, within)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    guard(tmp, within)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data.encode("utf-8"))
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def read_text(path: Path, within: Path | None = None) -> str | None:
     """The file's text, or None if it does not exist (checked to lie inside ``within`` when given)."""
     if within is not None:

@@ -39,6 +39,7 @@ from memcli.errors import MemcliError
 from memcli.storage.fsutil import atomic_write, read_inside, remove
 from memcli.output import progress
 from memcli.storage.store import COMPACTED_TAG as COMPACTED
+from memcli.storage import usage
 from memcli.storage.store import PINNED_TAG, Store, is_archived
 from memcli.storage.vault import Entry
 
@@ -242,14 +243,19 @@ def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tu
             if (agent, category) in unreadable:
                 continue
             summarised: list[int] = []
+            folded: list[int] = []
+            used = usage.last_used(store.layout, agent)
+            since = time.time_ns() // 1_000_000 - int(config.compact_used_days * 86_400_000)
 
             def change(entries: list[Entry], _sources: dict, _total: int) -> dict[str, list[Entry]] | None:
                 # Never folded: open tasks, pinned entries; archived ones are out of the count and kept as they are.
                 current = [e for e in entries if not _is_summary(e) and not is_archived(e)]
                 pinned = [e for e in current if vault.open_tasks(e.body) or PINNED_TAG in e.tags]
                 candidates = [e for e in current if not vault.open_tasks(e.body) and PINNED_TAG not in e.tags]
-                candidates.sort(key=vault.newest_first, reverse=True)
+                # kept first: those used (injected, shown) recently, then the newest
+                candidates.sort(key=lambda e: (used.get(e.id, 0) >= since, vault.newest_first(e)), reverse=True)
                 summarised.clear()
+                folded.clear()
                 if len(candidates) + len(pinned) <= config.compact_category_cap:
                     return None
                 keep_n = max(0, config.compact_category_keep - len(pinned))
@@ -257,6 +263,7 @@ def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tu
                 if not old:
                     return None
                 summarised.append(len(old))
+                folded.extend(e.id for e in old)
                 if dry:
                     return None
                 return cap_plan(store, agent, category, entries, old)
@@ -268,7 +275,10 @@ def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tu
                 continue
             if summarised:
                 report.vaultEntriesMerged += summarised[0]
-                report.actions.append(f"cap {agent}/{category}: {summarised[0]} older entries summarised into one")
+                which = f" ({', '.join(map(str, folded))})" if dry else ""  # --dry-run says what would go
+                report.actions.append(
+                    f"cap {agent}/{category}: {summarised[0]} older entries summarised into one{which}"
+                )
 
 
 def cap_plan(store: Store, agent: str, category: str, entries: list[Entry], old: list[Entry]) -> dict[str, list[Entry]]:

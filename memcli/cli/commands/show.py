@@ -49,6 +49,9 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
         from memcli.errors import MemcliError
 
         raise MemcliError(f"unexpected argument {extra!r}: `memcli show [AGENT] ID`")
+    from memcli.storage import usage
+
+    usage.record(store.layout, located.agent, [located.entry.id])
     twins = api.twins(store, located)
     if twins:
         output.warn(
