@@ -315,10 +315,14 @@ def test_hooks_work_without_memcli_on_the_agents_path(mem: Path, tmp_path: Path)
     payload = {"hook_event_name": "SessionEnd", "session_id": "s", "transcript_path": str(transcript), "cwd": str(mem)}
     saved = subprocess.run(["sh", "-c", end], input=json.dumps(payload), env=bare, cwd=mem, text=True, timeout=60)
     assert saved.returncode == 0 and len(handoffs(mem)) == 1
-    # where neither memcli nor that Python exists, the hook does nothing and exits 0
-    gone = start.replace(shlex_quote_python(start), "/nonexistent/python3")
-    quiet = subprocess.run(["sh", "-c", gone], input="{}", env=bare, capture_output=True, text=True, timeout=60)
-    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    # where neither memcli nor that Python exists, or that Python lost memcli, the hook does nothing, exit 0
+    lost = tmp_path / "python-without-memcli"
+    lost.write_text("#!/bin/sh\necho 'No module named memcli' >&2\nexit 1\n")
+    lost.chmod(0o755)
+    for python in ("/nonexistent/python3", str(lost)):
+        gone = start.replace(shlex_quote_python(start), python)
+        quiet = subprocess.run(["sh", "-c", gone], input="{}", env=bare, capture_output=True, text=True, timeout=60)
+        assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", ""), python
 
 
 def shlex_quote_python(command: str) -> str:

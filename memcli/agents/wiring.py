@@ -49,12 +49,12 @@ _PYTHON_ARG = r"(?P<python>'[^']*'|[^\s';&|]+)"
 def hook_command(client: str, agent: str, python: str | None = None) -> str:
     """What an agent's hook runs: memcli from the agent's PATH, else the Python that ran setup (an
     agent started from a desktop or by a service often has another PATH); nothing, quietly, if
-    neither is there."""
+    neither is there (nor when that Python no longer has memcli)."""
     args = f"{client}" if agent == DEFAULT_AGENT else f"{client} --agent {agent}"
     py = shlex.quote(python or sys.executable)
     return (
         f"if command -v memcli >/dev/null 2>&1; then {HOOK_COMMAND} {args};"
-        f" elif [ -x {py} ]; then {py} -m memcli agent-hook {args}; fi"
+        f" elif [ -x {py} ]; then {py} -m memcli agent-hook {args} 2>/dev/null || true; fi"
     )
 
 
@@ -63,7 +63,8 @@ def _patterns(client: str) -> tuple[re.Pattern, re.Pattern]:
     plain = re.compile(rf"{HOOK_COMMAND} {name}{_AGENT_ARG}")  # what memcli 0.3 wrote
     fallback = re.compile(
         rf"if command -v memcli >/dev/null 2>&1; then {HOOK_COMMAND} (?P<args>{name}{_AGENT_ARG});"
-        rf" elif \[ -x {_PYTHON_ARG} \]; then (?P=python) -m memcli agent-hook (?P=args); fi"
+        rf" elif \[ -x {_PYTHON_ARG} \]; then (?P=python) -m memcli agent-hook (?P=args)"
+        rf"(?: 2>/dev/null \|\| true)?; fi"
     )
     return plain, fallback
 
