@@ -73,6 +73,7 @@ def add(
 ) -> vault.Entry:
     store.check(agent, category)
     body = require_text(check_text(text))
+    store.check_size(body)  # before the secret scan: a 20 MB text is refused at once
     check_secrets(body, allow_secret)
     return store.add(agent, category, body, clean_tags(tags))
 
@@ -90,7 +91,9 @@ def existing_copy(store: Store, agent: str, category: str, text: str) -> Located
     from memcli.capture.extract import is_copy
     from memcli.search.index import SearchIndex
 
-    words = " ".join(text.split()[:60])  # enough words to find it; a query needs no more
+    if len(text) > store.config.vault_max_entry_bytes:
+        return None  # too large to be an entry: the add refuses it without a look
+    words = " ".join(text[:4096].split()[:60])  # enough words to find it; a query needs no more
     if not words:
         return None
     index = SearchIndex(store)

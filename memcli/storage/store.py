@@ -601,7 +601,7 @@ class Store:
         """A new entry in a file of its own; returns it with its new id."""
         self.check(agent, category)
         _check_storable(body, tags)
-        self._check_size(body)
+        self.check_size(body)
         tags = vault.merge_tags(tags or [], vault.hashtags(body))
         self.layout.require()
         with self.lock():
@@ -609,7 +609,7 @@ class Store:
             self.write_new(agent, category, entry)
         return entry
 
-    def _check_size(self, body: str) -> None:
+    def check_size(self, body: str) -> None:
         """An entry is a memory, not a log: text above ``[vault] max_entry_bytes`` is refused."""
         limit = self.config.vault_max_entry_bytes
         size = len(body.encode("utf-8", "surrogatepass"))
@@ -634,7 +634,7 @@ class Store:
         keep the text."""
         self.check(agent)
         _check_storable(body or "", tags)
-        self._check_size(body or "")
+        self.check_size(body or "")
         with self.lock():
             located = self.find(agent, entry_id)
             old = located.entry

@@ -64,6 +64,7 @@ def run(
         body = None  # only the tags change
     else:
         body = api.require_text(common.read_text_argument(text, initial=located.entry.body))
+        store.check_size(body)
         api.check_secrets(body, allow_secret)
     updated = store.update(located.agent, located.entry.id, body, tags)
     echo(f"updated {located.agent}/{updated.category} {updated.entry.id}", err=True)
