@@ -217,16 +217,18 @@ def locate(store: Store, first: str, second: str | None, rest: str | None, usage
     return store.find(first, parse_id(second)), rest
 
 
-def locate_many(store: Store, first: str, rest: list[str]) -> dict[str, list[Located]]:
-    """``AGENT ID...`` or ``ID...``: the entries, by agent; an error, before anything is done, if one is unknown."""
+def locate_many(store: Store, first: str, rest: list[str], command: str = "rm") -> dict[str, list[Located]]:
+    """``AGENT ID...`` or ``ID...``: the entries, by agent (an id given twice counts once); an error,
+    before anything is done, if one is unknown."""
     groups: dict[str, list[Located]] = {}
+    rest = list(dict.fromkeys(rest))
     if _names_an_id(store, first):
-        for value in [first, *rest]:
+        for value in dict.fromkeys([first, *rest]):
             located = find_anywhere(store, parse_id(value))
             groups.setdefault(located.agent, []).append(located)
         return groups
     if not rest:
-        raise MemcliError(f"missing ID: `memcli rm AGENT ID...` (see `memcli list {first}` for ids)")
+        raise MemcliError(f"missing ID: `memcli {command} AGENT ID...` (see `memcli list {first}` for ids)")
     store.check(first)
     groups[first] = [store.find(first, parse_id(value)) for value in rest]
     return groups

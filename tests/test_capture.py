@@ -501,6 +501,10 @@ def test_an_archived_entry_leaves_inject_list_and_search_and_comes_back(mem: Pat
     assert "Use WebSockets" in run("inject", "dev", "live feed websockets", cwd=mem, check=True).stdout
     refused = run("archive", "dev", "123", cwd=mem)
     assert refused.returncode == 1 and "no entry 123" in refused.stderr
+    missing_id = run("archive", "dev", cwd=mem)
+    assert missing_id.returncode == 1 and "`memcli archive AGENT ID...`" in missing_id.stderr
+    twice = json.loads(run("unarchive", old, old, "--json", cwd=mem, check=True).stdout)
+    assert [e["id"] for e in twice] == [int(old)]  # an id given twice counts once
     both = run("archive", "dev", new, "123", cwd=mem)
     assert (
         both.returncode == 1

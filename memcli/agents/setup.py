@@ -45,7 +45,7 @@ def check(layout: Layout, client: str, agent: str = DEFAULT_AGENT) -> list[str]:
     from memcli.agents.wiring import is_ours, reachable
 
     problems = [
-        f"{os.path.relpath(c.path, layout.root)}: not as setup leaves it ({c.note})"
+        f"{os.path.relpath(c.path, layout.root)}: not as `memcli setup {client}` leaves it (it would have {c.note})"
         for c in plan(layout, client, agent)
     ]
     hooks_file = layout.root / HOOK_FILES[client]

@@ -87,13 +87,15 @@ def read_text_argument(text: str | None, initial: str = "", template: str = "", 
     return edit_in_editor(initial, note=note)
 
 
-def run_state(dir_option: str | None, agent: str, ids: list[str] | None, tag: str, on: bool, as_json: bool) -> int:
+def run_state(
+    dir_option: str | None, agent: str, ids: list[str] | None, tag: str, on: bool, as_json: bool, command: str
+) -> int:
     """archive, unarchive, pin, unpin: set or clear a state tag on entries found first (all known, or
     nothing done)."""
     from memcli import api, output
 
     store = open_store(dir_option)
-    groups = api.locate_many(store, agent, list(ids or ()))
+    groups = api.locate_many(store, agent, list(ids or ()), command)
     done = api.set_flag(store, groups, tag, on)
     if as_json:
         output.print_json([{**api.entry_json(t.agent, t.category, t.entry), "changed": changed} for t, changed in done])
@@ -105,12 +107,12 @@ def run_state(dir_option: str | None, agent: str, ids: list[str] | None, tag: st
     return 0
 
 
-def state_run(tag: str, on: bool):
+def state_run(command: str, tag: str, on: bool):
     """The ``run`` of archive, unarchive, pin and unpin (``tag``: a name in ``memcli.storage.store``)."""
 
     def run(dir_option: str | None, agent: str, ids: list[str] | None = None, as_json: bool = False) -> int:
         from memcli.storage import store
 
-        return run_state(dir_option, agent, ids, getattr(store, tag), on, as_json)
+        return run_state(dir_option, agent, ids, getattr(store, tag), on, as_json, command)
 
     return run

@@ -21,4 +21,4 @@ merges, and an edit on another branch is kept beside it. `memcli unarchive` brin
   memcli list dev --archived --tag archived
 """,
 )
-run = state_run("ARCHIVED_TAG", on=True)
+run = state_run("archive", "ARCHIVED_TAG", on=True)

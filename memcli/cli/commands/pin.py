@@ -21,4 +21,4 @@ compaction never folds them into a summary. The state is a tag (#pinned) in the 
   memcli inject dev "any task" --explain     (says what is pinned)
 """,
 )
-run = state_run("PINNED_TAG", on=True)
+run = state_run("pin", "PINNED_TAG", on=True)

@@ -16,4 +16,4 @@ SPEC = state_spec(
 
 """,
 )
-run = state_run("ARCHIVED_TAG", on=False)
+run = state_run("unarchive", "ARCHIVED_TAG", on=False)

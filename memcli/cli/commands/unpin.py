@@ -16,4 +16,4 @@ SPEC = state_spec(
 
 """,
 )
-run = state_run("PINNED_TAG", on=False)
+run = state_run("unpin", "PINNED_TAG", on=False)
