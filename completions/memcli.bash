@@ -21,7 +21,7 @@ _memcli() {
         --format|-f) COMPREPLY=($(compgen -W "text json" -- "$cur")); return;;
     esac
     if [ -z "$cmd" ]; then
-        COMPREPLY=($(compgen -W "add archive checkpoint compact done edit init inject list mcp migrate pin recover resolve rm search setup show status unarchive unpin --dir --version --help -h" -- "$cur"))
+        COMPREPLY=($(compgen -W "add archive checkpoint compact done edit init inject list mcp migrate pin recover resolve rm search setup show status supersede unarchive unpin --dir --version --help -h" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -136,7 +136,7 @@ _memcli() {
             ;;
         search)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--agent -a --category -c --limit -n --archived --json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--agent -a --category -c --limit -n --archived --all --json --dir --help -h" -- "$cur")); return
             fi
             ;;
         setup)
@@ -155,6 +155,14 @@ _memcli() {
         status)
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
+            fi
+            if [ "${#positional[@]}" -eq 0 ]; then
+                COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
+            fi
+            ;;
+        supersede)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--tag -t --allow-secret --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return

@@ -124,7 +124,7 @@ def entries(
     """Entries, newest first, of one agent and category if given, with a tag if given; archived
     entries only with ``archived`` (or when the tag asked for is ``archived``)."""
     from memcli.search.summary import HEAD
-    from memcli.storage.store import ARCHIVED_TAG, is_archived
+    from memcli.storage.store import ARCHIVED_TAG, is_current
 
     store.check(agent, category)
     if limit and limit <= HEAD and not tag and not archived:
@@ -135,7 +135,7 @@ def entries(
     for located in store.iter_entries(agent, category):
         if wanted and wanted not in {t.lower() for t in located.entry.tags}:
             continue
-        if not archived and is_archived(located.entry):
+        if not archived and not is_current(located.entry):
             continue
         rows.append(located)
     rows.sort(key=lambda r: vault.newest_first(r.entry), reverse=True)
@@ -285,6 +285,49 @@ def search(
     return hits, index.notice()
 
 
+def supersede(
+    store: Store, located: Located, text: str, tags: list[str] | None = None, allow_secret: bool = False
+) -> vault.Entry:
+    """Replace an entry with a newer one: the new entry (in the same category, with the old one's
+    tags and ``supersedes-OLD``) is written first, then the old one is marked ``superseded-by-NEW``
+    (so a crash between the two leaves both visible, never one lost).  A pin moves to the new entry."""
+    from memcli.storage.store import ARCHIVED_TAG, PINNED_TAG, SUPERSEDED_BY, SUPERSEDES, successors
+
+    old = located.entry
+    if ARCHIVED_TAG in old.tags:
+        raise MemcliError(f"entry {old.id} is archived; unarchive it first, or add a new entry")
+    later = successors(old.tags)
+    if later:
+        head = newest_version(store, located)
+        raise MemcliError(f"entry {old.id} is superseded by {max(later)} already; supersede {head.entry.id} instead")
+    body = require_text(check_text(text))
+    store.check_size(body)
+    check_secrets(body, allow_secret)
+    kept = [t for t in old.tags if not t.startswith((SUPERSEDES, SUPERSEDED_BY))]
+    new = store.add(
+        located.agent, located.category, body, vault.merge_tags(kept, clean_tags(tags)) + [f"{SUPERSEDES}{old.id}"]
+    )
+    marked = [t for t in old.tags if t != PINNED_TAG] + [f"{SUPERSEDED_BY}{new.id}"]
+    store.update(located.agent, old.id, None, marked)
+    return new
+
+
+def newest_version(store: Store, located: Located) -> Located:
+    """The end of an entry's chain of successors (the newest of several, after a merge)."""
+    from memcli.storage.store import successors
+
+    seen = {located.entry.id}
+    while True:
+        later = [i for i in successors(located.entry.tags) if i not in seen]
+        if not later:
+            return located
+        try:
+            located = store.find(located.agent, max(later))
+        except MemcliError:  # a successor removed by hand: this is as far as the chain goes
+            return located
+        seen.add(located.entry.id)
+
+
 def set_flag(store: Store, groups: dict[str, list[Located]], tag: str, on: bool) -> list[tuple[Located, bool]]:
     """Give entries a state tag (``archived``) or take it away: each entry as it is after, and
     whether it changed (an entry archived already is left as it is)."""
@@ -300,6 +343,8 @@ def set_flag(store: Store, groups: dict[str, list[Located]], tag: str, on: bool)
 
 
 def entry_json(agent: str, category: str, entry: vault.Entry) -> dict[str, Any]:
+    from memcli.storage.store import predecessors, successors
+
     return {
         "id": entry.id,
         "agent": agent,
@@ -307,4 +352,6 @@ def entry_json(agent: str, category: str, entry: vault.Entry) -> dict[str, Any]:
         "date": entry.header_date,
         "tags": entry.tags,
         "body": entry.body,
+        "superseded_by": successors(entry.tags),
+        "supersedes": predecessors(entry.tags),
     }

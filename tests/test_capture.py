@@ -693,3 +693,58 @@ def test_a_capped_category_keeps_what_was_used_recently_before_the_newest(mem: P
     assert "The flux capacitor needs exactly 1.21 gigawatts" in kept  # the oldest, but used
     assert "decision 15 about the billing module" in kept and "decision 14 about the billing module" not in kept
     assert ".vault" in str(next((mem / ".memory" / ".vault").glob("usage.json")))  # never tracked
+
+
+# -- supersede (issue 20, fifth part) -----------------------------------------------------------------
+
+
+def test_a_decision_superseded_twice_shows_only_the_newest(mem: Path):
+    first = run(
+        "add", "dev", "decisions", "Use polling for the dashboard #realtime", cwd=mem, check=True
+    ).stdout.strip()
+    second = run("supersede", first, "Use WebSockets for the dashboard", cwd=mem, check=True).stdout.strip()
+    run("pin", second, cwd=mem, check=True)
+    third = run("supersede", "dev", second, "Use SSE for the dashboard: the proxy drops sockets", cwd=mem, check=True)
+    third_id = third.stdout.strip()
+    block = run("inject", "dev", "dashboard", cwd=mem, check=True).stdout
+    assert "Use SSE for the dashboard" in block and "polling" not in block and "WebSockets" not in block
+    assert "Pinned:\n- Use SSE for the dashboard" in block, "the pin moved to the newest version"
+    assert [e["id"] for e in json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)] == [int(third_id)]
+    found = json.loads(run("search", "dashboard", "--json", cwd=mem, check=True).stdout)
+    assert [h["id"] for h in found] == [int(third_id)]
+    chain = json.loads(run("search", "dashboard", "--all", "--json", cwd=mem, check=True).stdout)
+    assert sorted(h["id"] for h in chain) == sorted([int(first), int(second), int(third_id)])
+    newest = json.loads(run("show", third_id, "--json", cwd=mem, check=True).stdout)
+    assert newest["supersedes"] == [int(second)] and "realtime" in newest["tags"]  # the old tags carried
+    old = run("show", first, cwd=mem, check=True)
+    assert f"superseded by {second}; the newest version: memcli show {third_id}" in old.stderr
+    again = run("supersede", first, "Use long polling", cwd=mem)
+    assert again.returncode == 1 and f"supersede {third_id} instead" in again.stderr
+    run("archive", third_id, cwd=mem, check=True)
+    archived = run("supersede", third_id, "Use HTTP/3", cwd=mem)
+    assert archived.returncode == 1 and "is archived" in archived.stderr
+
+
+def test_two_branches_superseding_one_entry_merge_to_one_visible_successor(repo: Path):
+    from .conftest import git
+
+    old = run("add", "dev", "decisions", "Deploy on Fridays", cwd=repo, check=True).stdout.strip()
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "add", cwd=repo)
+    git("checkout", "-qb", "theirs", cwd=repo)
+    theirs = run("supersede", old, "Deploy on Thursdays", cwd=repo, check=True).stdout.strip()
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "theirs", cwd=repo)
+    git("checkout", "-q", "main", cwd=repo)
+    ours = run("supersede", old, "Deploy on Tuesdays", cwd=repo, check=True).stdout.strip()
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "ours", cwd=repo)
+    merged = git("merge", "-q", "--no-edit", "theirs", cwd=repo, check=False)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    shown = json.loads(run("show", old, "--json", cwd=repo, check=True).stdout)
+    assert sorted(shown["superseded_by"]) == sorted([int(ours), int(theirs)]), "both successors recorded"
+    run("compact", cwd=repo, check=True)
+    visible = [e["id"] for e in json.loads(run("list", "dev", "--json", cwd=repo, check=True).stdout)]
+    assert visible == [max(int(ours), int(theirs))]
+    every = json.loads(run("search", "deploy", "--all", "--json", cwd=repo, check=True).stdout)
+    assert len(every) == 3, "nothing lost"

@@ -172,9 +172,10 @@ JSON_SHAPES = {
         "score",
         "snippet",
         "matches",
+        "stale",
         "body",
     },
-    ("list", "--json"): {"id", "agent", "category", "date", "tags", "body"},
+    ("list", "--json"): {"id", "agent", "category", "date", "tags", "body", "superseded_by", "supersedes", "stale"},
     ("recover", "dev", "--json"): {"agentId", "savedAt", "messages", "ageHours"},
     ("inject", "dev", "sse", "--format", "json"): {"agent", "command", "budget", "tokens", "block", "sections", "cut"},
     ("compact", "--dry-run", "--json"): {
@@ -199,7 +200,7 @@ def test_every_json_output_parses_with_the_documented_keys(mem: Path, args):
     assert JSON_SHAPES[args] <= set(item)
     entry_id = Store(Layout(mem)).read("dev", "decisions")[0].id
     shown = json.loads(run("show", "dev", str(entry_id), "--json", cwd=mem, check=True).stdout)
-    assert set(shown) == JSON_SHAPES[("list", "--json")]
+    assert set(shown) == JSON_SHAPES[("list", "--json")] - {"stale"}
 
 
 def test_progress_bar_on_a_terminal_only(mem: Path):

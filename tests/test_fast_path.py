@@ -24,6 +24,7 @@ CASES = {
         ["--agent=dev", "x", "-c", "lessons"],
         ["x", "-n", "3", "--json"],
         ["x", "--archived"],
+        ["x", "--all", "--json"],
         ["x", "-n3"],
         ["x", "--limit=7", "-a", "qa"],
         ["x", "-n=3"],
@@ -78,6 +79,7 @@ CASES = {
     "archive": [["dev", "17"], ["17", "18"], ["dev", "17", "--json"], ["--archived"], []],
     "unarchive": [["dev", "17", "18"], ["17", "--json"], ["-x"], []],
     "pin": [["dev", "17"], ["17", "--json"], []],
+    "supersede": [["dev", "17", "new text"], ["17", "-"], ["dev", "17", "x", "-t", "a", "--allow-secret"], []],
     "unpin": [["17"], ["dev", "17", "18", "--json"], []],
     "list": [
         [],

@@ -364,6 +364,8 @@ def test_show_and_list_json(mem: Path):
         "date": e.header_date,
         "tags": ["sse"],
         "body": "Adopt SSE #sse",
+        "superseded_by": [],
+        "supersedes": [],
     }
     assert json.loads(run("list", "--tag", "sse", "--json", cwd=mem, check=True).stdout)[0]["id"] == e.id
     assert json.loads(run("list", "--tag", "nope", "--json", cwd=mem, check=True).stdout) == []

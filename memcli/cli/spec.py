@@ -26,6 +26,7 @@ COMMANDS = (
     "unarchive",
     "pin",
     "unpin",
+    "supersede",
     "list",
     "show",
     "search",

@@ -18,7 +18,7 @@ from memcli.storage import vault
 from memcli.storage.injected_block import END, START, neutralise
 from memcli.errors import MemcliError
 from memcli.storage.paths import Layout
-from memcli.storage.store import PINNED_TAG, Store, is_archived
+from memcli.storage.store import PINNED_TAG, Store, is_current
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -201,7 +201,7 @@ def gather(
             if fresh and notice:
                 warn(notice)
             return [Item(_one_line(h.body), h.id, round(h.score, 4)) for h in hits]
-        current = [e for e in store.read(agent, category) if not is_archived(e)]
+        current = [e for e in store.read(agent, category) if is_current(e)]
         return [Item(_one_line(e.body), e.id) for e in current[:limit]]
 
     def decisions() -> None:
@@ -213,7 +213,7 @@ def gather(
     def tasks() -> None:
         if "tasks" in store.categories:
             for e in store.read(agent, "tasks"):
-                if not is_archived(e):
+                if is_current(e):
                     sel.tasks.extend(Item(t, e.id) for t in vault.open_tasks(e.body))
 
     def snapshot() -> None:

@@ -26,7 +26,7 @@ import tantivy as tv
 
 from memcli.errors import LockTimeout, MemcliError
 from memcli.storage.fsutil import OutsideMemory, atomic_write, guard, make_dirs, remove, remove_tree, rename, warn
-from memcli.storage.store import ARCHIVED_TAG, Store
+from memcli.storage.store import ARCHIVED_TAG, Store, successors
 from memcli.search.freshness import (
     MANIFEST,
     SCHEMA_VERSION,
@@ -425,7 +425,7 @@ class SearchIndex:
         asked = limit
         while True:  # archived entries are few: ask for more until enough are left, or all were seen
             hits = self._search(tag or text, agent, category, asked, fresh, neighbours, bool(tag))
-            kept = [h for h in hits if (archived or ARCHIVED_TAG not in h.tags) and (tag is None or tag in h.tags)]
+            kept = [h for h in hits if (archived or is_current_tags(h.tags)) and (tag is None or tag in h.tags)]
             if len(kept) >= limit or len(hits) < asked:
                 return kept[:limit]
             asked, fresh = asked * 4, False
@@ -529,6 +529,11 @@ class SearchIndex:
             ]
             query = tv.Query.boolean_query(clauses)
         return read_hits(searcher, query, text, limit, self.store.config.search_fuzzy)
+
+
+def is_current_tags(tags: list[str]) -> bool:
+    """A hit that is neither archived nor replaced by a newer entry."""
+    return ARCHIVED_TAG not in tags and not successors(tags)
 
 
 def _is_failure(exc: BaseException) -> bool:

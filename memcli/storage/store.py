@@ -51,8 +51,32 @@ ARCHIVED_TAG = "archived"  # out of inject, list and search (found with --archiv
 PINNED_TAG = "pinned"  # injected first for its agent; never folded into a compaction summary
 
 
+SUPERSEDED_BY = "superseded-by-"  # + the successor's id: on the entry a newer one replaces
+SUPERSEDES = "supersedes-"  # + the predecessor's id: on the entry that replaces it
+
+
 def is_archived(entry: Entry) -> bool:
     return ARCHIVED_TAG in entry.tags
+
+
+def successors(tags: list[str]) -> list[int]:
+    """The ids of the entries that replace this one (more than one after two branches merged)."""
+    out = []
+    for tag in tags:
+        rest = tag[len(SUPERSEDED_BY) :] if tag.startswith(SUPERSEDED_BY) else ""
+        if rest.isascii() and rest.isdigit() and len(rest) <= vault.MAX_ID_DIGITS:
+            out.append(int(rest))
+    return out
+
+
+def predecessors(tags: list[str]) -> list[int]:
+    """The ids of the entries this one replaces."""
+    return [int(t[len(SUPERSEDES) :]) for t in tags if t.startswith(SUPERSEDES) and t[len(SUPERSEDES) :].isdigit()]
+
+
+def is_current(entry: Entry) -> bool:
+    """Neither archived nor replaced: what inject, list and search show."""
+    return not is_archived(entry) and not successors(entry.tags)
 
 
 def is_compaction_summary(entry: Entry) -> bool:
@@ -702,7 +726,7 @@ class Store:
         """The newest real handoff: a compaction summary never counts as the last session."""
         if "handoffs" not in self.categories:
             return None
-        real = [e for e in self.read(agent, "handoffs") if not is_compaction_summary(e) and not is_archived(e)]
+        real = [e for e in self.read(agent, "handoffs") if not is_compaction_summary(e) and is_current(e)]
         return real[0] if real else None
 
     # ---------------------------------------------------------------- project

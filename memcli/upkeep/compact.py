@@ -40,7 +40,7 @@ from memcli.storage.fsutil import atomic_write, read_inside, remove
 from memcli.output import progress
 from memcli.storage.store import COMPACTED_TAG as COMPACTED
 from memcli.storage import usage
-from memcli.storage.store import PINNED_TAG, Store, is_archived
+from memcli.storage.store import PINNED_TAG, Store, is_current
 from memcli.storage.vault import Entry
 
 from memcli.upkeep.compact_log import LOG, is_due, last_run  # noqa: F401  (the log's home)
@@ -236,6 +236,47 @@ def _step_copies(store: Store, report: CompactReport, dry: bool, unreadable: set
                 )
 
 
+def _step_chains(store: Store, report: CompactReport, dry: bool, unreadable: set[tuple[str, str]]) -> None:
+    """One visible successor per entry: where two branches each superseded the same entry, the
+    older successor is marked superseded by the newer (the same on every clone: by id)."""
+    from memcli.storage.store import SUPERSEDED_BY, successors
+
+    for agent in store.agents():
+        for category in store.categories:
+            if (agent, category) in unreadable:
+                continue
+            marked: list[int] = []
+
+            def change(entries: list[Entry], _sources: dict, _total: int) -> dict[str, list[Entry]] | None:
+                by_id = {e.id: e for e in entries}
+                plan: dict[str, list[Entry]] = {}
+                marked.clear()
+                for e in entries:
+                    later = sorted(i for i in successors(e.tags) if i in by_id)
+                    for older in later[:-1]:
+                        sibling = by_id[older]
+                        tag = f"{SUPERSEDED_BY}{later[-1]}"
+                        if tag in sibling.tags or not sibling.source:
+                            continue
+                        marked.append(older)
+                        updated = Entry(sibling.id, sibling.date, [*sibling.tags, tag], sibling.body, sibling.marked)
+                        plan[sibling.source] = [
+                            updated if x is sibling else x
+                            for x in plan.get(sibling.source) or [y for y in entries if y.source == sibling.source]
+                        ]
+                return None if dry or not plan else plan
+
+            try:
+                store.transform(agent, category, change)
+            except MemcliError as exc:
+                report.problems.append(f"{agent}/{category}: {exc.message}; chains not joined")
+                continue
+            if marked:
+                report.actions.append(
+                    f"join {agent}/{category}: {', '.join(map(str, marked))} superseded by a newer successor"
+                )
+
+
 def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tuple[str, str]]) -> None:
     config = store.config
     for agent in store.agents():
@@ -249,7 +290,7 @@ def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tu
 
             def change(entries: list[Entry], _sources: dict, _total: int) -> dict[str, list[Entry]] | None:
                 # Never folded: open tasks, pinned entries; archived ones are out of the count and kept as they are.
-                current = [e for e in entries if not _is_summary(e) and not is_archived(e)]
+                current = [e for e in entries if not _is_summary(e) and is_current(e)]
                 pinned = [e for e in current if vault.open_tasks(e.body) or PINNED_TAG in e.tags]
                 candidates = [e for e in current if not vault.open_tasks(e.body) and PINNED_TAG not in e.tags]
                 # kept first: those used (injected, shown) recently, then the newest
@@ -385,6 +426,7 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
                 with store.lock():
                     remove(legacy, store.layout.memory)
     _step_copies(store, report, dry_run, unreadable)
+    _step_chains(store, report, dry_run, unreadable)
     _step_cap(store, report, dry_run, unreadable)
     _step_legacy(store, report, dry_run)
     if not dry_run:

@@ -26,6 +26,14 @@ SPEC = CommandSpec(
         category_option(),
         limit_option(" [default: 10]"),
         archived_flag("Archived entries too (`memcli archive`)."),
+        Param(
+            "every",
+            "flag",
+            flags=("--all",),
+            type=bool,
+            default=False,
+            help="Every version: superseded and archived entries too (`memcli supersede`).",
+        ),
         json_flag("Print a JSON array of results."),
     ),
 )
@@ -38,13 +46,16 @@ def run_search(
     category: str | None = None,
     limit: int | None = None,
     archived: bool = False,
+    every: bool = False,
     as_json: bool = False,
 ) -> int:
     from memcli import api, output
     from memcli.storage.paths import find_layout
     from memcli.storage.store import Store
 
-    hits, notice = api.search(Store(find_layout(dir_option)), " ".join(query), agent, category, limit, archived)
+    hits, notice = api.search(
+        Store(find_layout(dir_option)), " ".join(query), agent, category, limit, archived or every
+    )
     if notice:
         output.warn(notice)
     if as_json:
@@ -57,6 +68,9 @@ def run_search(
         head = f"{h.id}  {h.agent}/{h.category}  {h.date}" + (f"  {tags}" if tags else "")
         if h.related:
             head += "  (next to a match)"
+        later = [t[len("superseded-by-") :] for t in h.tags if t.startswith("superseded-by-")]
+        if later:
+            head += f"  (superseded by {', '.join(later)})"
         if h.stale:
             from memcli.storage.citations import stale_note
 

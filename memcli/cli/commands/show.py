@@ -52,6 +52,12 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
     from memcli.storage import usage
 
     usage.record(store.layout, located.agent, [located.entry.id])
+    later = api.entry_json(located.agent, located.category, located.entry)["superseded_by"]
+    if later:
+        newest = api.newest_version(store, located)
+        output.warn(
+            f"entry {located.entry.id} is superseded by {max(later)}; the newest version: memcli show {newest.entry.id}"
+        )
     twins = api.twins(store, located)
     if twins:
         output.warn(

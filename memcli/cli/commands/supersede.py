@@ -1,0 +1,51 @@
+"""`memcli supersede`."""
+
+from __future__ import annotations
+
+from memcli.cli.spec import ALLOW_SECRET, CommandSpec, Param, agent_or_id, entry_id_argument, tag_option
+
+SPEC = CommandSpec(
+    name="supersede",
+    help="""Replace an entry with a newer one: the new text is added to the same category, and the old
+entry is marked as superseded by it (kept in git, out of inject, list and search).
+
+For a decision reversed, a lesson corrected. The new entry keeps the old one's tags (and its
+pin); `memcli show OLD` points to the new one; `memcli search --all` shows the chain. Both marks
+are tags in the entries' own files (#superseded-by-NEW, #supersedes-OLD), so they merge.""",
+    epilog="""Examples:
+
+  memcli supersede dev 1773679871839 "Use SSE, not WebSockets: the proxy drops sockets #sse"
+
+  memcli supersede 1773679871839 -  < new-decision.md
+
+  memcli search "websocket" --all
+""",
+    params=(
+        agent_or_id(),
+        entry_id_argument("The id of the entry to replace."),
+        Param("text", "argument", help="The new text; '-' reads stdin; omitted: $EDITOR.", metavar="[TEXT]"),
+        tag_option("More tags for the new entry (repeatable)."),
+        ALLOW_SECRET,
+    ),
+)
+
+
+def run(
+    dir_option: str | None,
+    agent: str,
+    entry_id: str | None = None,
+    text: str | None = None,
+    tag: list[str] | None = None,
+    allow_secret: bool = False,
+) -> int:
+    from memcli import api
+    from memcli.cli import common
+    from memcli.output import echo
+
+    store = common.open_store(dir_option)
+    located, text = api.locate(store, agent, entry_id, text, usage="memcli supersede [AGENT] ID [TEXT]")
+    body = common.read_text_argument(text, initial=located.entry.body)
+    new = api.supersede(store, located, body, tag, allow_secret)
+    echo(f"superseded {located.agent}/{located.category} {located.entry.id} by {new.id}", err=True)
+    echo(str(new.id))
+    return 0
