@@ -259,6 +259,13 @@ def test_an_mcp_client_curates_memory(mem: Path):
             found = await client.call_tool("search", {"query": "CI proxy idle sockets"})
             assert lesson not in [r["id"] for r in found.structured_content["results"]]
 
+            replaced = await client.call_tool(
+                "supersede", {"id": int(task), "text": "- [ ] cover the 502 and 503 retries"}
+            )
+            assert not replaced.is_error and replaced.structured_content["supersedes"] == [int(task)]
+            block = await client.call_tool("inject", {"task": "retries"})
+            assert "cover the 502 and 503 retries" in block.content[0].text
+
     asyncio.run(asyncio.wait_for(session(), 120))
     listed = json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)
     assert int(wrong) not in [e["id"] for e in listed]

@@ -2,7 +2,7 @@
 
 Built on the official ``mcp`` Python SDK (an optional extra: ``pip install "memcli[mcp]"``).
 Tools to read (``search``, ``show``, ``list``, ``inject``, ``status``) and to curate (``add``,
-``edit``, ``remove``, ``done``, ``archive``, ``pin``, ``unpin``), each a thin face over ``memcli.api`` and ``memcli.recall.block``,
+``edit``, ``remove``, ``done``, ``archive``, ``pin``, ``unpin``, ``supersede``), each a thin face over ``memcli.api`` and ``memcli.recall.block``,
 the functions the CLI calls: the same validation, secret refusal, locking and freshness.  ``agent``
 defaults to the server's own (``memcli mcp --agent ID``, as ``memcli setup`` writes it); a write to
 an agent that has no memory while others do is refused, naming them (a model that says "claude"
@@ -320,6 +320,24 @@ def build_server(dir_option: str | None = None, default_agent: str | None = None
         from memcli.storage.store import PINNED_TAG
 
         return set_state(ids, agent, PINNED_TAG, False)
+
+    @server.tool(annotations=writing)
+    @guarded
+    def supersede(
+        id: EntryId,
+        text: Annotated[str, Field(min_length=1, description="The new version of the memory.")],
+        agent: Agent = None,
+    ) -> CallToolResult:  # type: ignore[valid-type]  # the SDK is imported lazily
+        """Replace a memory that changed (a decision reversed, a lesson corrected) with its new version: the old one
+        is kept for the record and leaves the memory block, list and search. Returns the new entry."""
+        from memcli import api
+
+        agent = agent_of(agent, writing=True)
+        db = store()
+        located, _ = api.show(db, agent, id)
+        new = api.supersede(db, located, text)
+        data = api.entry_json(agent, located.category, new)
+        return result(f"superseded {agent}/{located.category} {id} by {new.id}", data)
 
     @server.tool(annotations=reading)
     @guarded

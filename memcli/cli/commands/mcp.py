@@ -7,7 +7,7 @@ from memcli.cli.spec import CommandSpec, Param
 SPEC = CommandSpec(
     name="mcp",
     help="""Serve the memory to MCP clients over stdio: the tools search, show, list, inject and status to
-read, add, edit, remove, done, archive, pin and unpin to curate.
+read, add, edit, remove, done, archive, pin, unpin and supersede to curate.
 
 The same checks as the CLI (names, secrets, locking); each call reads the memory as it is
 then. The memory is found as for every command: --dir, MEMCLI_DIR, else upwards from the
