@@ -500,8 +500,10 @@ def test_an_archived_entry_leaves_inject_list_and_search_and_comes_back(mem: Pat
     assert [h["id"] for h in found] == [int(new)]
     found = json.loads(run("search", "live feed websockets", "--archived", "--json", cwd=mem, check=True).stdout)
     assert int(old) in [h["id"] for h in found]
-    block = run("inject", "dev", "live feed websockets", cwd=mem, check=True).stdout
+    shown = run("inject", "dev", "live feed websockets", "--explain", cwd=mem, check=True)
+    block = shown.stdout
     assert "Use SSE for the live feed" in block and "WebSockets" not in block
+    assert f"decision {old} (archived)" in shown.stderr
     bare = run("inject", "dev", cwd=mem, check=True).stdout  # no task: the newest, archived left out
     assert "WebSockets" not in bare
     run("unarchive", old, cwd=mem, check=True)
@@ -713,8 +715,10 @@ def test_a_decision_superseded_twice_shows_only_the_newest(mem: Path):
     run("pin", second, cwd=mem, check=True)
     third = run("supersede", "dev", second, "Use SSE for the dashboard: the proxy drops sockets", cwd=mem, check=True)
     third_id = third.stdout.strip()
-    block = run("inject", "dev", "dashboard", cwd=mem, check=True).stdout
+    shown = run("inject", "dev", "dashboard", "--explain", cwd=mem, check=True)
+    block = shown.stdout
     assert "Use SSE for the dashboard" in block and "polling" not in block and "WebSockets" not in block
+    assert f"decision {first} (superseded by {second})" in shown.stderr  # the account names what was left out
     assert "Pinned:\n- Use SSE for the dashboard" in block, "the pin moved to the newest version"
     assert [e["id"] for e in json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)] == [int(third_id)]
     found = json.loads(run("search", "dashboard", "--json", cwd=mem, check=True).stdout)

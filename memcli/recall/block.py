@@ -64,6 +64,7 @@ class Selection:
         self.snapshot: list[Item] = []
         self.instructions = ""
         self.cut: list[str] = []
+        self.left_out: list[str] = []  # with --explain: matching entries not shown (archived, superseded)
 
     def render(self) -> str:
         """The block as the original prints it (empty when there is nothing to say)."""
@@ -145,7 +146,13 @@ def _one_line(text: str, limit: int = ITEM_CHARS) -> str:
 
 
 def gather(
-    store: Store | None, layout: Layout, agent: str, command: str, instructions: bool | str, warn: Callable[[str], None]
+    store: Store | None,
+    layout: Layout,
+    agent: str,
+    command: str,
+    instructions: bool | str,
+    warn: Callable[[str], None],
+    explain: bool = False,
 ) -> Selection:
     """Everything the block could hold, before the budget is applied.  Never raises MemcliError."""
     sel = Selection()
@@ -200,6 +207,16 @@ def gather(
             notice = index.notice()
             if fresh and notice:
                 warn(notice)
+            if explain:  # what matched but is kept out: the account --explain gives
+                from memcli.storage.store import ARCHIVED_TAG, successors
+
+                every = index.search(command, agent, category, limit * 3, fresh=False, neighbours=False, archived=True)
+                for h in every:
+                    later = successors(h.tags)
+                    if later:
+                        sel.left_out.append(f"{category[:-1]} {h.id} (superseded by {max(later)})")
+                    elif ARCHIVED_TAG in h.tags:
+                        sel.left_out.append(f"{category[:-1]} {h.id} (archived)")
             return [Item(_one_line(h.body), h.id, round(h.score, 4)) for h in hits]
         current = [e for e in store.read(agent, category) if is_current(e)]
         return [Item(_one_line(e.body), e.id) for e in current[:limit]]
@@ -379,7 +396,13 @@ def _refill(sel: Selection, name: str, label: str, ranked: list[Item], over) -> 
 
 
 def build(
-    layout: Layout, agent: str, command: str, budget: int | None, instructions: bool | str, warn: Callable[[str], None]
+    layout: Layout,
+    agent: str,
+    command: str,
+    budget: int | None,
+    instructions: bool | str,
+    warn: Callable[[str], None],
+    explain: bool = False,
 ) -> tuple[Selection, int]:
     """The selection for an agent and a command, fitted to the budget; never raises MemcliError."""
     from memcli.config import Config, load_config
@@ -399,7 +422,7 @@ def build(
             warn(exc.message)
             store = None  # the project text only
     budget = budget or (store.config.inject_budget if store else Config().inject_budget)
-    sel = fit(gather(store, layout, agent, command, instructions, warn), budget)
+    sel = fit(gather(store, layout, agent, command, instructions, warn, explain), budget)
     if store is not None:  # what the block shows counts as used: compaction keeps it longer
         from memcli.storage import usage
 

@@ -88,7 +88,7 @@ def run_inject(
             layout = find_layout(dir_option, must_exist=False)
         except MemcliError:
             layout = Layout(os.path.abspath(dir_option or "."))
-        sel, budget = inject.build(layout, agent, command, budget, instructions, warn)
+        sel, budget = inject.build(layout, agent, command, budget, instructions, warn, explain)
         block = sel.render()
         if fmt == "json":
             from memcli.output import print_json
@@ -130,6 +130,8 @@ def _explain(sel, budget: int, block: str) -> None:
         for item in getattr(sel, name):
             if item.stale:
                 out.append(f"  stale: {item.id} cites {', '.join(item.stale)}, gone from the work tree (ranked last)")
+    if sel.left_out:
+        out.append("  left out: " + "; ".join(sel.left_out))
     out.append("  cut: " + ("; ".join(sel.cut) if sel.cut else "nothing"))
     sys.stderr.write("\n".join(out) + "\n")
 
