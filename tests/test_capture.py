@@ -327,17 +327,18 @@ def test_hooks_work_without_memcli_on_the_agents_path(mem: Path, tmp_path: Path)
     lost.write_text("#!/bin/sh\necho 'No module named memcli' >&2\nexit 1\n")
     lost.chmod(0o755)
     for python in ("/nonexistent/python3", str(lost)):
-        gone = start.replace(shlex_quote_python(start), python)
+        gone = start.replace(quoted_fallback(start), python)
         quiet = subprocess.run(["sh", "-c", gone], input="{}", env=bare, capture_output=True, text=True, timeout=60)
         assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", ""), python
 
 
-def shlex_quote_python(command: str) -> str:
-    from memcli.agents.wiring import fallback_python
-
+def quoted_fallback(command: str, client: str = "claude-code") -> str:
+    """The Python a hook command of setup's falls back to, as the command quotes it."""
     import shlex
 
-    return shlex.quote(fallback_python(command, "claude-code"))
+    from memcli.agents.wiring import fallback_python
+
+    return shlex.quote(fallback_python(command, client))
 
 
 def test_setup_registers_the_mcp_server_for_claude_code_and_cursor(mem: Path):
@@ -375,19 +376,11 @@ def test_setup_check_says_whether_the_wiring_is_intact(mem: Path):
     assert broken.returncode == 1 and ".codex/config.toml" in broken.stdout
     run("setup", "codex", cwd=mem, check=True)
     hooks = mem / ".codex" / "hooks.json"
-    hooks.write_text(hooks.read_text().replace(shlex_quote_python_codex(hooks), "/nowhere/python3"))
+    stop = json.loads(hooks.read_text())["hooks"]["Stop"][0]["hooks"][0]["command"]
+    hooks.write_text(hooks.read_text().replace(quoted_fallback(stop, "codex"), "/nowhere/python3"))
     lost = run("setup", "codex", "--check", cwd=mem, env=clean_env(PATH="/usr/bin:/bin"))
     assert lost.returncode == 1 and "find no memcli here" in lost.stdout
     assert run("setup", "codex", "--check", "--remove", cwd=mem).returncode == 1
-
-
-def shlex_quote_python_codex(hooks: Path) -> str:
-    import shlex
-
-    from memcli.agents.wiring import fallback_python
-
-    command = json.loads(hooks.read_text())["hooks"]["Stop"][0]["hooks"][0]["command"]
-    return shlex.quote(fallback_python(command, "codex"))
 
 
 # -- extraction with measured precision -------------------------------------------------------------

@@ -26,7 +26,7 @@ import tantivy as tv
 
 from memcli.errors import LockTimeout, MemcliError
 from memcli.storage.fsutil import OutsideMemory, atomic_write, guard, make_dirs, remove, remove_tree, rename, warn
-from memcli.storage.store import ARCHIVED_TAG, Store, successors
+from memcli.storage.store import Store, is_current_tags
 from memcli.search.freshness import (
     MANIFEST,
     SCHEMA_VERSION,
@@ -529,11 +529,6 @@ class SearchIndex:
             ]
             query = tv.Query.boolean_query(clauses)
         return read_hits(searcher, query, text, limit, self.store.config.search_fuzzy)
-
-
-def is_current_tags(tags: list[str]) -> bool:
-    """A hit that is neither archived nor replaced by a newer entry."""
-    return ARCHIVED_TAG not in tags and not successors(tags)
 
 
 def _is_failure(exc: BaseException) -> bool:

@@ -74,9 +74,13 @@ def predecessors(tags: list[str]) -> list[int]:
     return [int(t[len(SUPERSEDES) :]) for t in tags if t.startswith(SUPERSEDES) and t[len(SUPERSEDES) :].isdigit()]
 
 
+def is_current_tags(tags: list[str]) -> bool:
+    """Neither archived nor replaced (by its tags): what inject, list and search show."""
+    return ARCHIVED_TAG not in tags and not successors(tags)
+
+
 def is_current(entry: Entry) -> bool:
-    """Neither archived nor replaced: what inject, list and search show."""
-    return not is_archived(entry) and not successors(entry.tags)
+    return is_current_tags(entry.tags)
 
 
 def is_compaction_summary(entry: Entry) -> bool:

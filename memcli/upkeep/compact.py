@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
+from collections.abc import Callable
 from typing import Any
 
 import json
@@ -180,60 +181,72 @@ def _ended(path, stored, messages: list[dict], config) -> bool:
     )
 
 
+def _each_category(
+    store: Store, report: CompactReport, unreadable: set[tuple[str, str]], failed: str, step: Callable[[str, str], None]
+) -> None:
+    """Run ``step`` on every readable category; one that cannot be rewritten is reported (``failed``
+    says what was not done) and the others go on."""
+    for agent in store.agents():
+        for category in store.categories:
+            if (agent, category) in unreadable:
+                continue
+            try:
+                step(agent, category)
+            except MemcliError as exc:
+                report.problems.append(f"{agent}/{category}: {exc.message}; {failed}")
+
+
+def _rewrite(entries: list[Entry], replace: dict[int, Entry | None]) -> dict[str, list[Entry]]:
+    """The files that hold the entries in ``replace`` (keyed by ``id()``: the entry to write in its
+    place, or None to drop it), as they are to be written; an entry file left empty is deleted."""
+    touched = {e.source for e in entries if id(e) in replace and e.source}
+    plan: dict[str, list[Entry]] = {key: [] for key in touched}
+    for e in entries:
+        if e.source in touched:
+            new = replace.get(id(e), e)
+            if new is not None:
+                plan[e.source].append(new)
+    return plan
+
+
+def _retagged(e: Entry, tags: list[str]) -> Entry:
+    return Entry(e.id, e.date, tags, e.body, e.marked)
+
+
 def _step_copies(store: Store, report: CompactReport, dry: bool, unreadable: set[tuple[str, str]]) -> None:
     """Entries of a category that say the same (``extract.same_text_key``: case, whitespace,
     punctuation and #hashtags aside) become one: the oldest id, its text, every tag of them all.
     Near copies are left alone (``add`` refuses them; two old entries may differ on purpose)."""
     from memcli.capture.extract import same_text_key
 
-    for agent in store.agents():
-        for category in store.categories:
-            if (agent, category) in unreadable:
-                continue
-            merged: list[int] = []
+    def step(agent: str, category: str) -> None:
+        dropped: list[int] = []
 
-            def change(entries: list[Entry], _sources: dict, _total: int) -> dict[str, list[Entry]] | None:
-                groups: dict[str, list[Entry]] = {}
-                for e in entries:
-                    if not _is_summary(e) and same_text_key(e.body):
-                        groups.setdefault(same_text_key(e.body), []).append(e)
-                drop: set[int] = set()  # python ids of the entries that go
-                keep: dict[int, Entry] = {}  # python id of the oldest -> it with every tag
-                for copies in groups.values():
-                    if len(copies) < 2:
-                        continue
-                    copies.sort(key=lambda e: e.id)
-                    oldest = copies[0]
+        def change(entries: list[Entry], _sources: dict, _total: int) -> dict[str, list[Entry]] | None:
+            groups: dict[str, list[Entry]] = {}
+            for e in entries:
+                if not _is_summary(e) and same_text_key(e.body):
+                    groups.setdefault(same_text_key(e.body), []).append(e)
+            replace: dict[int, Entry | None] = {}
+            for copies in groups.values():
+                if len(copies) > 1:
+                    oldest, *others = sorted(copies, key=lambda e: e.id)
                     tags: list[str] = []
                     for e in copies:
                         tags = vault.merge_tags(tags, e.tags)
-                    kept = Entry(oldest.id, oldest.date, tags, oldest.body, oldest.marked)
-                    kept.source = oldest.source
-                    keep[id(oldest)] = kept
-                    drop.update(id(e) for e in copies[1:])
-                merged.clear()
-                merged.append(len(drop))
-                if not drop or dry:
-                    return None
-                plan: dict[str, list[Entry]] = {}
-                touched = {e.source for e in entries if (id(e) in drop or id(e) in keep) and e.source}
-                for e in entries:
-                    if e.source and e.source in touched and id(e) not in drop:
-                        plan.setdefault(e.source, []).append(keep.get(id(e), e))
-                for key in touched:
-                    plan.setdefault(key, [])  # an entry file left with nothing is deleted
-                return plan
+                    replace[id(oldest)] = _retagged(oldest, tags)
+                    replace.update((id(e), None) for e in others)
+            dropped[:] = [i for i, new in replace.items() if new is None]
+            return _rewrite(entries, replace) if dropped and not dry else None
 
-            try:
-                store.transform(agent, category, change)
-            except MemcliError as exc:
-                report.problems.append(f"{agent}/{category}: {exc.message}; copies not merged")
-                continue
-            if merged and merged[0]:
-                report.duplicatesDropped += merged[0]
-                report.actions.append(
-                    f"merge copies {agent}/{category}: {merged[0]} entries said what an older one says"
-                )
+        store.transform(agent, category, change)
+        if dropped:
+            report.duplicatesDropped += len(dropped)
+            report.actions.append(
+                f"merge copies {agent}/{category}: {len(dropped)} entries said what an older one says"
+            )
+
+    _each_category(store, report, unreadable, "copies not merged", step)
 
 
 def _step_chains(store: Store, report: CompactReport, dry: bool, unreadable: set[tuple[str, str]]) -> None:
@@ -241,85 +254,60 @@ def _step_chains(store: Store, report: CompactReport, dry: bool, unreadable: set
     older successor is marked superseded by the newer (the same on every clone: by id)."""
     from memcli.storage.store import SUPERSEDED_BY, successors
 
-    for agent in store.agents():
-        for category in store.categories:
-            if (agent, category) in unreadable:
-                continue
-            marked: list[int] = []
+    def step(agent: str, category: str) -> None:
+        marked: list[int] = []
 
-            def change(entries: list[Entry], _sources: dict, _total: int) -> dict[str, list[Entry]] | None:
-                by_id = {e.id: e for e in entries}
-                plan: dict[str, list[Entry]] = {}
-                marked.clear()
-                for e in entries:
-                    later = sorted(i for i in successors(e.tags) if i in by_id)
-                    for older in later[:-1]:
-                        sibling = by_id[older]
-                        tag = f"{SUPERSEDED_BY}{later[-1]}"
-                        if tag in sibling.tags or not sibling.source:
-                            continue
-                        marked.append(older)
-                        updated = Entry(sibling.id, sibling.date, [*sibling.tags, tag], sibling.body, sibling.marked)
-                        plan[sibling.source] = [
-                            updated if x is sibling else x
-                            for x in plan.get(sibling.source) or [y for y in entries if y.source == sibling.source]
-                        ]
-                return None if dry or not plan else plan
+        def change(entries: list[Entry], _sources: dict, _total: int) -> dict[str, list[Entry]] | None:
+            by_id = {e.id: e for e in entries}
+            replace: dict[int, Entry | None] = {}
+            for e in entries:
+                later = sorted(i for i in successors(e.tags) if i in by_id)
+                for older in later[:-1]:
+                    sibling = replace.get(id(by_id[older])) or by_id[older]
+                    tag = f"{SUPERSEDED_BY}{later[-1]}"
+                    if tag not in sibling.tags:
+                        replace[id(by_id[older])] = _retagged(sibling, [*sibling.tags, tag])
+            marked[:] = [new.id for new in replace.values() if new is not None]
+            return _rewrite(entries, replace) if marked and not dry else None
 
-            try:
-                store.transform(agent, category, change)
-            except MemcliError as exc:
-                report.problems.append(f"{agent}/{category}: {exc.message}; chains not joined")
-                continue
-            if marked:
-                report.actions.append(
-                    f"join {agent}/{category}: {', '.join(map(str, marked))} superseded by a newer successor"
-                )
+        store.transform(agent, category, change)
+        if marked:
+            report.actions.append(
+                f"join {agent}/{category}: {', '.join(map(str, marked))} superseded by a newer successor"
+            )
+
+    _each_category(store, report, unreadable, "chains not joined", step)
 
 
 def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tuple[str, str]]) -> None:
     config = store.config
-    for agent in store.agents():
-        for category in store.categories:
-            if (agent, category) in unreadable:
-                continue
-            summarised: list[int] = []
-            folded: list[int] = []
-            used = usage.last_used(store.layout, agent)
-            since = time.time_ns() // 1_000_000 - int(config.compact_used_days * 86_400_000)
 
-            def change(entries: list[Entry], _sources: dict, _total: int) -> dict[str, list[Entry]] | None:
-                # Never folded: open tasks, pinned entries; archived ones are out of the count and kept as they are.
-                current = [e for e in entries if not _is_summary(e) and is_current(e)]
-                pinned = [e for e in current if vault.open_tasks(e.body) or PINNED_TAG in e.tags]
-                candidates = [e for e in current if not vault.open_tasks(e.body) and PINNED_TAG not in e.tags]
-                # kept first: those used (injected, shown) recently, then the newest
-                candidates.sort(key=lambda e: (used.get(e.id, 0) >= since, vault.newest_first(e)), reverse=True)
-                summarised.clear()
-                folded.clear()
-                if len(candidates) + len(pinned) <= config.compact_category_cap:
-                    return None
-                keep_n = max(0, config.compact_category_keep - len(pinned))
-                old = candidates[keep_n:]
-                if not old:
-                    return None
-                summarised.append(len(old))
-                folded.extend(e.id for e in old)
-                if dry:
-                    return None
-                return cap_plan(store, agent, category, entries, old)
+    def step(agent: str, category: str) -> None:
+        folded: list[int] = []
+        used = usage.last_used(store.layout, agent)
+        since = time.time_ns() // 1_000_000 - int(config.compact_used_days * 86_400_000)
 
-            try:
-                store.transform(agent, category, change)
-            except MemcliError as exc:
-                report.problems.append(f"{agent}/{category}: {exc.message}; not capped")
-                continue
-            if summarised:
-                report.vaultEntriesMerged += summarised[0]
-                which = f" ({', '.join(map(str, folded))})" if dry else ""  # --dry-run says what would go
-                report.actions.append(
-                    f"cap {agent}/{category}: {summarised[0]} older entries summarised into one{which}"
-                )
+        def change(entries: list[Entry], _sources: dict, _total: int) -> dict[str, list[Entry]] | None:
+            # Never folded: open tasks, pinned entries; archived and superseded ones are out of the count.
+            current = [e for e in entries if not _is_summary(e) and is_current(e)]
+            pinned = [e for e in current if vault.open_tasks(e.body) or PINNED_TAG in e.tags]
+            candidates = [e for e in current if not vault.open_tasks(e.body) and PINNED_TAG not in e.tags]
+            # kept first: those used (injected, shown) recently, then the newest
+            candidates.sort(key=lambda e: (used.get(e.id, 0) >= since, vault.newest_first(e)), reverse=True)
+            folded.clear()
+            if len(candidates) + len(pinned) <= config.compact_category_cap:
+                return None
+            old = candidates[max(0, config.compact_category_keep - len(pinned)) :]
+            folded.extend(e.id for e in old)
+            return cap_plan(store, agent, category, entries, old) if old and not dry else None
+
+        store.transform(agent, category, change)
+        if folded:
+            report.vaultEntriesMerged += len(folded)
+            which = f" ({', '.join(map(str, folded))})" if dry else ""  # --dry-run says what would go
+            report.actions.append(f"cap {agent}/{category}: {len(folded)} older entries summarised into one{which}")
+
+    _each_category(store, report, unreadable, "not capped", step)
 
 
 def cap_plan(store: Store, agent: str, category: str, entries: list[Entry], old: list[Entry]) -> dict[str, list[Entry]]:
