@@ -358,7 +358,7 @@ class SearchIndex:
                 import atexit
 
                 self._pending = tmp
-                atexit.register(remove_tree, tmp, self.layout.memory)  # a copy no other process will use
+                atexit.register(_discard_build, tmp, self.layout.memory)  # a copy no other process will use
                 return [PENDING]
         return []
 
@@ -535,6 +535,22 @@ def _is_failure(exc: BaseException) -> bool:
     """An error of the index (tantivy raises ValueError, OSError and pyo3's PanicException,
     a BaseException), as opposed to an interrupt."""
     return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"
+
+
+def _discard_build(folder: Path, within: Path) -> None:
+    """Remove a build this process answered from, at exit. tantivy's file watcher (a thread of each
+    open index) can still write ``.tantivy-meta.lock`` into it for a moment after the index is
+    dropped, which makes one removal leave the folder behind: try again, briefly, until it is gone
+    (a folder left anyway is swept by the next process, whose ``_sweep`` sees this pid dead)."""
+    import gc
+    import time
+
+    gc.collect()  # drop the last reference to the index, and with it the watcher
+    for _ in range(20):
+        remove_tree(folder, within)
+        if not os.path.lexists(folder):
+            return
+        time.sleep(0.05)
 
 
 def _alive(pid: int) -> bool:
