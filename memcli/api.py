@@ -124,7 +124,7 @@ def entries(
     """Entries, newest first, of one agent and category if given, with a tag if given; archived
     entries only with ``archived`` (or when the tag asked for is ``archived``)."""
     from memcli.search.summary import HEAD
-    from memcli.storage.store import ARCHIVED_TAG, is_current
+    from memcli.storage.store import ARCHIVED_TAG, current
 
     store.check(agent, category)
     if limit and limit <= HEAD and not tag and not archived:
@@ -132,12 +132,16 @@ def entries(
     rows = []
     wanted = tag.lstrip("#").lower() if tag else None
     archived = archived or wanted == ARCHIVED_TAG
+    groups: dict[tuple[str, str], list[Located]] = {}  # what is current is told a whole category at a time
     for located in store.iter_entries(agent, category):
-        if wanted and wanted not in {t.lower() for t in located.entry.tags}:
-            continue
-        if not archived and not is_current(located.entry):
-            continue
-        rows.append(located)
+        groups.setdefault((located.agent, located.category), []).append(located)
+    for group in groups.values():
+        shown = {id(e) for e in current([r.entry for r in group])}
+        for located in group:
+            if wanted and wanted not in {t.lower() for t in located.entry.tags}:
+                continue
+            if archived or id(located.entry) in shown:
+                rows.append(located)
     rows.sort(key=lambda r: vault.newest_first(r.entry), reverse=True)
     return rows[:limit] if limit else rows
 
@@ -282,50 +286,50 @@ def search(
     root = str(store.layout.root)
     for hit in hits:  # the few paths of the hits shown: one lstat each
         hit.stale = missing(root, cited_paths(hit.body))
+        hit.superseded_by = index.newest_version(hit) if archived else None
     return hits, index.notice()
 
 
 def supersede(
     store: Store, located: Located, text: str, tags: list[str] | None = None, allow_secret: bool = False
 ) -> vault.Entry:
-    """Replace an entry with a newer one: the new entry (in the same category, with the old one's
-    tags and ``supersedes-OLD``) is written first, then the old one is marked ``superseded-by-NEW``
-    (so a crash between the two leaves both visible, never one lost).  A pin moves to the new entry."""
-    from memcli.storage.store import ARCHIVED_TAG, PINNED_TAG, SUPERSEDED_BY, SUPERSEDES, successors
+    """Replace an entry with a newer one: one new entry, in the same category, with the old one's
+    tags (a pin too) and ``supersedes-OLD``.  The old file is left as it is: readers tell from the
+    new entry's tag that it is replaced, so superseding merges wherever an add does."""
+    from memcli.storage.store import ARCHIVED_TAG, SUPERSEDES
 
     old = located.entry
     if ARCHIVED_TAG in old.tags:
         raise MemcliError(f"entry {old.id} is archived; unarchive it first, or add a new entry")
-    later = successors(old.tags)
-    if later:
-        head = newest_version(store, located)
-        raise MemcliError(f"entry {old.id} is superseded by {max(later)} already; supersede {head.entry.id} instead")
+    newest = newest_version(store, located)
+    if newest is not None:
+        raise MemcliError(
+            f"entry {old.id} is superseded by {newest.entry.id} already; supersede {newest.entry.id} instead"
+        )
     body = require_text(check_text(text))
     store.check_size(body)
     check_secrets(body, allow_secret)
-    kept = [t for t in old.tags if not t.startswith((SUPERSEDES, SUPERSEDED_BY))]
-    new = store.add(
+    kept = [t for t in old.tags if not t.startswith(SUPERSEDES)]
+    return store.add(
         located.agent, located.category, body, vault.merge_tags(kept, clean_tags(tags)) + [f"{SUPERSEDES}{old.id}"]
     )
-    marked = [t for t in old.tags if t != PINNED_TAG] + [f"{SUPERSEDED_BY}{new.id}"]
-    store.update(located.agent, old.id, None, marked)
-    return new
 
 
-def newest_version(store: Store, located: Located) -> Located:
-    """The end of an entry's chain of successors (the newest of several, after a merge)."""
-    from memcli.storage.store import successors
+def versions(store: Store, agent: str, category: str) -> dict[int, int]:
+    """The replaced entries of a category: id -> the id of its newest version."""
+    from memcli.storage.store import replaced
 
-    seen = {located.entry.id}
-    while True:
-        later = [i for i in successors(located.entry.tags) if i not in seen]
-        if not later:
-            return located
-        try:
-            located = store.find(located.agent, max(later))
-        except MemcliError:  # a successor removed by hand: this is as far as the chain goes
-            return located
-        seen.add(located.entry.id)
+    return replaced((e.id, e.tags) for e in store.read(agent, category))
+
+
+def newest_version(store: Store, located: Located) -> Located | None:
+    """The newest version of a replaced entry (the one shown for it), or None if it is current."""
+    from memcli.storage.store import replaced
+
+    entries = store.read(located.agent, located.category)
+    head = replaced((e.id, e.tags) for e in entries).get(located.entry.id)
+    # the head of a group is always an entry of it: the newest id, which names an older one
+    return next((Located(located.agent, located.category, e) for e in entries if e.id == head), None)
 
 
 def set_flag(store: Store, groups: dict[str, list[Located]], tag: str, on: bool) -> list[tuple[Located, bool]]:
@@ -342,8 +346,10 @@ def set_flag(store: Store, groups: dict[str, list[Located]], tag: str, on: bool)
     return done
 
 
-def entry_json(agent: str, category: str, entry: vault.Entry) -> dict[str, Any]:
-    from memcli.storage.store import predecessors, successors
+def entry_json(agent: str, category: str, entry: vault.Entry, superseded_by: int | None = None) -> dict[str, Any]:
+    """An entry as data; ``superseded_by`` (the newest version, if a newer one replaces it) is told
+    by ``show`` and ``list``, which read the entry's category (see ``versions``)."""
+    from memcli.storage.store import predecessors
 
     return {
         "id": entry.id,
@@ -352,6 +358,6 @@ def entry_json(agent: str, category: str, entry: vault.Entry) -> dict[str, Any]:
         "date": entry.header_date,
         "tags": entry.tags,
         "body": entry.body,
-        "superseded_by": successors(entry.tags),
+        "superseded_by": superseded_by,
         "supersedes": predecessors(entry.tags),
     }

@@ -35,8 +35,10 @@ def seed(tmp_path: Path) -> tuple[Path, dict[str, list[int]]]:
     gitx("init", "-q", "-b", "main", cwd=work)
     memcli("init", "--no-hooks", cwd=work)  # no compaction here: every teammate's has work to do
     (work / "app.py").write_text(APP)
-    ids: dict[str, list[int]] = {"tasks": [], "lessons": [], "decisions": []}
+    ids: dict[str, list[int]] = {"tasks": [], "lessons": [], "decisions": [], "notes": []}
+    ids["policy"] = [int(memcli("add", "dev", "decisions", "seedpolicy deploy on Fridays", cwd=work))]
     for i in range(TEAM):
+        ids["notes"].append(int(memcli("add", "dev", "lessons", f"seednote{i} true once", cwd=work)))
         ids["tasks"].append(int(memcli("add", "dev", "tasks", f"- [ ] seedtask{i} write the test", cwd=work)))
         ids["lessons"].append(int(memcli("add", "dev", "lessons", f"seedlesson{i} as first written", cwd=work)))
         ids["decisions"].append(int(memcli("add", "dev", "decisions", f"seeddecision{i} to be reverted", cwd=work)))
@@ -70,6 +72,8 @@ def teammate(origin: Path, i: int, ids: dict[str, list[int]]) -> None:
     memcli("done", "dev", str(ids["tasks"][i]), cwd=path)
     memcli("edit", "dev", str(ids["lessons"][i]), f"seedlesson{i} as rewritten by teammate {i}", cwd=path)
     memcli("rm", "dev", str(ids["decisions"][i]), "--yes", cwd=path)
+    memcli("archive", "dev", str(ids["notes"][i]), cwd=path)
+    memcli("supersede", "dev", str(ids["policy"][0]), f"seedpolicy deploy on day {i} of the sprint", cwd=path)
     conversation = path / "conv.json"
     conversation.write_text(json.dumps(session(i)))
     memcli("checkpoint", "dev", str(conversation), "--close", cwd=path)
@@ -129,10 +133,17 @@ def test_eight_pull_requests_merged_without_a_driver_conflict_nowhere_and_lose_n
         assert f"seedlesson{i} as rewritten by teammate {i}" in bodies
         assert not any(b.startswith(f"seedlesson{i} as first") for b in bodies)
         assert not any(f"seeddecision{i}" in b for b in bodies), "a removed entry stays removed"
+        assert not any(f"seednote{i}" in b for b in bodies), "an archived entry stays archived"
         assert sum(f"We decided to cache feature{i} results" in b for b in bodies) == 1
         handoffs = [r for r in rows if r["category"] == "handoffs" and f"teammate{i} answers 11" in r["body"]]
         assert len(handoffs) == 1
     assert len(bodies) == len(set(zip(bodies, (r["category"] for r in rows)))), "no entry twice"
+    # Eight successors of one decision: one current version (the newest), every version kept.
+    policies = [r for r in rows if r["body"].startswith("seedpolicy")]
+    assert len(policies) == 1 and policies[0]["supersedes"] == ids["policy"], policies
+    versions = json.loads(memcli("search", "seedpolicy", "--all", "--limit", "50", "--json", cwd=final))
+    assert sum(h["body"].startswith("seedpolicy") for h in versions) == TEAM + 1
+    assert len(json.loads(memcli("list", "--archived", "-t", "archived", "--json", cwd=final))) == TEAM
     # Every teammate compacted the same 35 project notes: one summary, the same file on every branch.
     summaries = [r for r in rows if r["category"] == "projects" and r["body"].startswith("Compacted ")]
     assert len(summaries) == 1, [s["body"][:40] for s in summaries]

@@ -364,7 +364,7 @@ def test_show_and_list_json(mem: Path):
         "date": e.header_date,
         "tags": ["sse"],
         "body": "Adopt SSE #sse",
-        "superseded_by": [],
+        "superseded_by": None,
         "supersedes": [],
     }
     assert json.loads(run("list", "--tag", "sse", "--json", cwd=mem, check=True).stdout)[0]["id"] == e.id

@@ -170,9 +170,14 @@ def build_server(dir_option: str | None = None, default_agent: str | None = None
         from memcli import api
 
         agent = agent_of(agent)
-        located, _ = api.show(store(), agent, id)
-        data = api.entry_json(agent, located.category, located.entry)
-        return result(_entry_text(data), data)
+        db = store()
+        located, _ = api.show(db, agent, id)
+        newest = api.newest_version(db, located)
+        data = api.entry_json(agent, located.category, located.entry, None if newest is None else newest.entry.id)
+        text = _entry_text(data)
+        if newest is not None:
+            text += f"\n\n(superseded: the newest version is {newest.entry.id})"
+        return result(text, data)
 
     @server.tool(name="list", annotations=reading)
     @guarded

@@ -18,7 +18,7 @@ from memcli.storage import vault
 from memcli.storage.injected_block import END, START, neutralise
 from memcli.errors import MemcliError
 from memcli.storage.paths import Layout
-from memcli.storage.store import PINNED_TAG, Store, is_current
+from memcli.storage.store import PINNED_TAG, Store, current
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -208,18 +208,18 @@ def gather(
             if fresh and notice:
                 warn(notice)
             if explain:  # what matched but is kept out: the account --explain gives
-                from memcli.storage.store import ARCHIVED_TAG, successors
+                from memcli.storage.store import ARCHIVED_TAG
 
                 every = index.search(command, agent, category, limit * 3, fresh=False, neighbours=False, archived=True)
                 for h in every:
-                    later = successors(h.tags)
-                    if later:
-                        sel.left_out.append(f"{category[:-1]} {h.id} (superseded by {max(later)})")
+                    newer = index.newest_version(h)
+                    if newer is not None:
+                        sel.left_out.append(f"{category[:-1]} {h.id} (superseded by {newer})")
                     elif ARCHIVED_TAG in h.tags:
                         sel.left_out.append(f"{category[:-1]} {h.id} (archived)")
             return [Item(_one_line(h.body), h.id, round(h.score, 4)) for h in hits]
-        current = [e for e in store.read(agent, category) if is_current(e)]
-        return [Item(_one_line(e.body), e.id) for e in current[:limit]]
+        shown = current(store.read(agent, category))
+        return [Item(_one_line(e.body), e.id) for e in shown[:limit]]
 
     def decisions() -> None:
         sel.decisions = relevant("decisions", config.inject_decisions)
@@ -229,9 +229,8 @@ def gather(
 
     def tasks() -> None:
         if "tasks" in store.categories:
-            for e in store.read(agent, "tasks"):
-                if is_current(e):
-                    sel.tasks.extend(Item(t, e.id) for t in vault.open_tasks(e.body))
+            for e in current(store.read(agent, "tasks")):
+                sel.tasks.extend(Item(t, e.id) for t in vault.open_tasks(e.body))
 
     def snapshot() -> None:
         from memcli.storage.checkpoints import recover

@@ -26,7 +26,7 @@ import tantivy as tv
 
 from memcli.errors import LockTimeout, MemcliError
 from memcli.storage.fsutil import OutsideMemory, atomic_write, guard, make_dirs, remove, remove_tree, rename, warn
-from memcli.storage.store import Store, is_current_tags
+from memcli.storage.store import ARCHIVED_TAG, Store
 from memcli.search.freshness import (
     MANIFEST,
     SCHEMA_VERSION,
@@ -70,6 +70,7 @@ class SearchIndex:
         self.problem: str | None = None  # set by search(): why, when it was not the lock
         self._stale_files: list[str] = []
         self._pending: Path | None = None  # a built index that could not be swapped in yet
+        self._versions: dict[tuple[str, str], dict[int, int]] | None = None  # see newest_version
         self.freshness = Freshness(self.layout, store.categories)
 
     # ------------------------------------------------------------ disk state
@@ -425,10 +426,32 @@ class SearchIndex:
         asked = limit
         while True:  # archived entries are few: ask for more until enough are left, or all were seen
             hits = self._search(tag or text, agent, category, asked, fresh, neighbours, bool(tag))
-            kept = [h for h in hits if (archived or is_current_tags(h.tags)) and (tag is None or tag in h.tags)]
+            kept = [h for h in hits if (archived or self.is_current(h)) and (tag is None or tag in h.tags)]
             if len(kept) >= limit or len(hits) < asked:
                 return kept[:limit]
             asked, fresh = asked * 4, False
+
+    def is_current(self, hit: Hit) -> bool:
+        """Neither archived nor replaced by a newer version: what search and inject show."""
+        return ARCHIVED_TAG not in hit.tags and self.newest_version(hit) is None
+
+    def newest_version(self, hit: Hit) -> int | None:
+        """The id of the newest version of a replaced entry (None if it is current).  Told from the
+        entries that say what they replace (``supersedes-OLD``): few, found by one tag query."""
+        if self._versions is None:
+            from memcli.storage.store import SUPERSEDES, replaced
+
+            asked = 256
+            while True:
+                found = self._search(SUPERSEDES, None, None, asked, False, False, tag_only=True)
+                if len(found) < asked:
+                    break
+                asked *= 8
+            groups: dict[tuple[str, str], list[tuple[int, list[str]]]] = {}
+            for h in found:
+                groups.setdefault((h.agent, h.category), []).append((h.id, h.tags))
+            self._versions = {key: replaced(links) for key, links in groups.items()}
+        return self._versions.get((hit.agent, hit.category), {}).get(hit.id)
 
     def _search(
         self,
@@ -442,6 +465,7 @@ class SearchIndex:
     ) -> list[Hit]:
         stale = self._stale_files  # what the last freshness check left (a second search skips the check)
         if fresh:
+            self._versions = None
             try:
                 stale = self.ensure_fresh(agent=agent)
             except BaseException as exc:  # could not rebuild (a read-only disk, a full one): answer from memory

@@ -79,7 +79,20 @@ def _idf(total: int, found: int) -> float:
 class Hit:
     """A search result."""
 
-    __slots__ = ("id", "agent", "category", "date", "tags", "body", "score", "snippet", "matches", "related", "stale")
+    __slots__ = (
+        "id",
+        "agent",
+        "category",
+        "date",
+        "tags",
+        "body",
+        "score",
+        "snippet",
+        "matches",
+        "related",
+        "stale",
+        "superseded_by",
+    )
 
     def __init__(
         self,
@@ -98,6 +111,7 @@ class Hit:
         self.body, self.score, self.snippet, self.matches = body, score, snippet, matches or []
         self.related = related  # found through the entries next to it, not its own words
         self.stale: list[str] = []  # paths it cites that are gone (set by api.search)
+        self.superseded_by: int | None = None  # the newest version of a replaced entry (set by api.search)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -111,6 +125,7 @@ class Hit:
             "matches": self.matches,
             "related": self.related,
             "stale": self.stale,
+            "superseded_by": self.superseded_by,
             "body": self.body,
         }
 

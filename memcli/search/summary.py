@@ -21,10 +21,10 @@ import time
 from memcli.storage import vault
 from memcli.search.freshness import RACY_NS, changed_ns, full_stamp, quick_stamp
 from memcli.storage.citations import cited_paths
-from memcli.storage.store import Store, is_compaction_summary, is_current
+from memcli.storage.store import Store, current, is_compaction_summary
 
 SUMMARY = "summary.json"
-VERSION = 6  # 6: superseded left out; 5: the paths entries cite; 2: a category is its category file and its folder of entry files; 3: swept in turns; 4: archived left out
+VERSION = 7  # 7: superseded by the successor's tag alone; 6: superseded left out; 5: the paths entries cite; 2: a category is its category file and its folder of entry files; 3: swept in turns; 4: archived left out
 CURSOR = "summary-cursor"
 HEAD = 20  # newest entries remembered per file: `list -n N` up to this is served from the cache
 
@@ -85,7 +85,7 @@ class Summaries:
                 self.changed = True
             return cached[1]
         every = self.store.read(agent, category)
-        entries = [e for e in every if is_current(e)]  # what list, inject and open tasks see
+        entries = current(every)  # what list, inject and open tasks see
         real = [e for e in entries if not is_compaction_summary(e)] if category == "handoffs" else []
         info = {
             "entries": len(every),

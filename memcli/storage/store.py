@@ -41,7 +41,7 @@ from memcli.storage.vault import Entry
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
 
 COMPACTED_TAG = "compacted"
@@ -51,36 +51,54 @@ ARCHIVED_TAG = "archived"  # out of inject, list and search (found with --archiv
 PINNED_TAG = "pinned"  # injected first for its agent; never folded into a compaction summary
 
 
-SUPERSEDED_BY = "superseded-by-"  # + the successor's id: on the entry a newer one replaces
-SUPERSEDES = "supersedes-"  # + the predecessor's id: on the entry that replaces it
+SUPERSEDES = "supersedes-"  # + the predecessor's id: on the entry that replaces it (the old file is never touched)
 
 
 def is_archived(entry: Entry) -> bool:
     return ARCHIVED_TAG in entry.tags
 
 
-def successors(tags: list[str]) -> list[int]:
-    """The ids of the entries that replace this one (more than one after two branches merged)."""
+def predecessors(tags: list[str]) -> list[int]:
+    """The ids of the entries this one replaces (its ``supersedes-OLD`` tags)."""
     out = []
     for tag in tags:
-        rest = tag[len(SUPERSEDED_BY) :] if tag.startswith(SUPERSEDED_BY) else ""
+        rest = tag[len(SUPERSEDES) :] if tag.startswith(SUPERSEDES) else ""
         if rest.isascii() and rest.isdigit() and len(rest) <= vault.MAX_ID_DIGITS:
             out.append(int(rest))
     return out
 
 
-def predecessors(tags: list[str]) -> list[int]:
-    """The ids of the entries this one replaces."""
-    return [int(t[len(SUPERSEDES) :]) for t in tags if t.startswith(SUPERSEDES) and t[len(SUPERSEDES) :].isdigit()]
+def replaced(entries: Iterable[tuple[int, list[str]]]) -> dict[int, int]:
+    """Which entries of one category a newer version replaces: each replaced id -> the id of the
+    newest version.  Only the new entry says what it replaces (``supersedes-OLD``), so superseding
+    adds a file and edits none: it merges anywhere, a driver or not.  The versions linked by such
+    tags are one memory, shown once, as its newest version (the highest id): where two branches
+    each superseded the same entry, the newer successor is shown and the other is kept, as every
+    version is.  A tag that names a newer (or the same) id is ignored, so there is no cycle."""
+    parent: dict[int, int] = {}
+
+    def root(x: int) -> int:
+        while parent.get(x, x) != x:
+            parent[x] = parent.get(parent[x], parent[x])
+            x = parent[x]
+        return x
+
+    for entry_id, tags in entries:
+        for old in predecessors(tags):
+            if old < entry_id:
+                a, b = root(old), root(entry_id)
+                parent.setdefault(a, a)
+                parent.setdefault(b, b)
+                if a != b:
+                    parent[min(a, b)] = max(a, b)  # a root is its group's newest id
+    return {x: root(x) for x in parent if root(x) != x}
 
 
-def is_current_tags(tags: list[str]) -> bool:
-    """Neither archived nor replaced (by its tags): what inject, list and search show."""
-    return ARCHIVED_TAG not in tags and not successors(tags)
-
-
-def is_current(entry: Entry) -> bool:
-    return is_current_tags(entry.tags)
+def current(entries: list[Entry]) -> list[Entry]:
+    """What inject, list and search show of ONE WHOLE category's entries: neither archived nor
+    replaced by a newer version (``replaced`` needs every entry of the category)."""
+    gone = replaced((e.id, e.tags) for e in entries)
+    return [e for e in entries if ARCHIVED_TAG not in e.tags and e.id not in gone]
 
 
 def is_compaction_summary(entry: Entry) -> bool:
@@ -674,6 +692,12 @@ class Store:
             else:  # the text's #hashtags, and the tags given apart from the text before (--tag, system tags)
                 written = {t.lower() for t in vault.hashtags(old.body)}
                 new_tags = vault.merge_tags(vault.hashtags(body), [t for t in old.tags if t.lower() not in written])
+            looped = [n for n in predecessors(new_tags) if n >= old.id and n not in predecessors(old.tags)]
+            if looped:  # a version replaces older ones only: a cycle would hide every version of it
+                raise MemcliError(
+                    f"entry {old.id} cannot supersede {looped[0]}, which is not older (a cycle of supersedes);"
+                    f" to bring its text back: memcli supersede {looped[0]} TEXT"
+                )
             date = old.date
             if not old.marked and not date:  # undated hand-written text: dated when first edited
                 date = vault.date_for_id(time.time_ns() // 1_000_000)
@@ -730,7 +754,7 @@ class Store:
         """The newest real handoff: a compaction summary never counts as the last session."""
         if "handoffs" not in self.categories:
             return None
-        real = [e for e in self.read(agent, "handoffs") if not is_compaction_summary(e) and is_current(e)]
+        real = [e for e in current(self.read(agent, "handoffs")) if not is_compaction_summary(e)]
         return real[0] if real else None
 
     # ---------------------------------------------------------------- project

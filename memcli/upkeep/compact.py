@@ -41,7 +41,8 @@ from memcli.storage.fsutil import atomic_write, read_inside, remove
 from memcli.output import progress
 from memcli.storage.store import COMPACTED_TAG as COMPACTED
 from memcli.storage import usage
-from memcli.storage.store import PINNED_TAG, Store, is_current
+from memcli.storage.store import PINNED_TAG, SUPERSEDES, Store, predecessors
+from memcli.storage.store import current as shown_entries
 from memcli.storage.vault import Entry
 
 from memcli.upkeep.compact_log import LOG, is_due, last_run  # noqa: F401  (the log's home)
@@ -249,36 +250,6 @@ def _step_copies(store: Store, report: CompactReport, dry: bool, unreadable: set
     _each_category(store, report, unreadable, "copies not merged", step)
 
 
-def _step_chains(store: Store, report: CompactReport, dry: bool, unreadable: set[tuple[str, str]]) -> None:
-    """One visible successor per entry: where two branches each superseded the same entry, the
-    older successor is marked superseded by the newer (the same on every clone: by id)."""
-    from memcli.storage.store import SUPERSEDED_BY, successors
-
-    def step(agent: str, category: str) -> None:
-        marked: list[int] = []
-
-        def change(entries: list[Entry], _sources: dict, _total: int) -> dict[str, list[Entry]] | None:
-            by_id = {e.id: e for e in entries}
-            replace: dict[int, Entry | None] = {}
-            for e in entries:
-                later = sorted(i for i in successors(e.tags) if i in by_id)
-                for older in later[:-1]:
-                    sibling = replace.get(id(by_id[older])) or by_id[older]
-                    tag = f"{SUPERSEDED_BY}{later[-1]}"
-                    if tag not in sibling.tags:
-                        replace[id(by_id[older])] = _retagged(sibling, [*sibling.tags, tag])
-            marked[:] = [new.id for new in replace.values() if new is not None]
-            return _rewrite(entries, replace) if marked and not dry else None
-
-        store.transform(agent, category, change)
-        if marked:
-            report.actions.append(
-                f"join {agent}/{category}: {', '.join(map(str, marked))} superseded by a newer successor"
-            )
-
-    _each_category(store, report, unreadable, "chains not joined", step)
-
-
 def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tuple[str, str]]) -> None:
     config = store.config
 
@@ -289,7 +260,7 @@ def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tu
 
         def change(entries: list[Entry], _sources: dict, _total: int) -> dict[str, list[Entry]] | None:
             # Never folded: open tasks, pinned entries; archived and superseded ones are out of the count.
-            current = [e for e in entries if not _is_summary(e) and is_current(e)]
+            current = [e for e in shown_entries(entries) if not _is_summary(e)]
             pinned = [e for e in current if vault.open_tasks(e.body) or PINNED_TAG in e.tags]
             candidates = [e for e in current if not vault.open_tasks(e.body) and PINNED_TAG not in e.tags]
             # kept first: those used (injected, shown) recently, then the newest
@@ -320,7 +291,9 @@ def cap_plan(store: Store, agent: str, category: str, entries: list[Entry], old:
     newest = old[0]
     summary_id = _free_id_after(newest.id, {e.id for e in entries} | store._ids_in_use(agent, category))
     text = f"Compacted {len(old)} older entries:\n" + "\n".join(lines)
-    summary = Entry(summary_id, newest.header_date or None, [COMPACTED], text)
+    # The old versions that folded entries replace stay replaced: by the summary, which holds their text.
+    replaced = sorted({p for e in old for p in predecessors(e.tags) if p < e.id})
+    summary = Entry(summary_id, newest.header_date or None, [COMPACTED, *(f"{SUPERSEDES}{p}" for p in replaced)], text)
     folded = {id(e) for e in old}
     plan: dict[str, list[Entry]] = {}
     for e in entries:
@@ -414,7 +387,6 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
                 with store.lock():
                     remove(legacy, store.layout.memory)
     _step_copies(store, report, dry_run, unreadable)
-    _step_chains(store, report, dry_run, unreadable)
     _step_cap(store, report, dry_run, unreadable)
     _step_legacy(store, report, dry_run)
     if not dry_run:

@@ -50,8 +50,15 @@ def run(
 
     root = str(store.layout.root)
     stale = {id(r): missing(root, cited_paths(r.entry.body)) for r in rows}
+    heads: dict[tuple[str, str], dict[int, int]] = {}  # only --archived lists replaced versions
+    if archived:
+        for key in {(r.agent, r.category) for r in rows}:
+            heads[key] = api.versions(store, *key)
+    newer = {id(r): heads.get((r.agent, r.category), {}).get(r.entry.id) for r in rows}
     if as_json:
-        output.print_json([{**api.entry_json(r.agent, r.category, r.entry), "stale": stale[id(r)]} for r in rows])
+        output.print_json(
+            [{**api.entry_json(r.agent, r.category, r.entry, newer[id(r)]), "stale": stale[id(r)]} for r in rows]
+        )
         return 0
     if not rows:
         sys.stderr.write("no entries\n")
@@ -67,6 +74,8 @@ def run(
         where = f"{r.agent}/{r.category}".ljust(width)
         line = f"{output.bold(str(e.id).rjust(id_width))}  {where}  {output.dim(e.header_date.ljust(16))}  {first}"
         mark = f"  {stale_note(stale[id(r)])}" if stale[id(r)] else ""
+        if newer[id(r)] is not None:
+            mark += f"  (superseded by {newer[id(r)]})"
         lines.append(line + (f"  {output.dim(tags)}" if tags else "") + mark)
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

@@ -51,7 +51,7 @@ def run_search(
 ) -> int:
     from memcli import api, output
     from memcli.storage.paths import find_layout
-    from memcli.storage.store import Store, successors
+    from memcli.storage.store import Store
 
     hits, notice = api.search(
         Store(find_layout(dir_option)), " ".join(query), agent, category, limit, archived or every
@@ -68,9 +68,8 @@ def run_search(
         head = f"{h.id}  {h.agent}/{h.category}  {h.date}" + (f"  {tags}" if tags else "")
         if h.related:
             head += "  (next to a match)"
-        later = successors(h.tags)
-        if later:
-            head += f"  (superseded by {', '.join(map(str, later))})"
+        if h.superseded_by is not None:
+            head += f"  (superseded by {h.superseded_by})"
         if h.stale:
             from memcli.storage.citations import stale_note
 

@@ -52,12 +52,9 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
     from memcli.storage import usage
 
     usage.record(store.layout, located.agent, [located.entry.id])
-    later = api.entry_json(located.agent, located.category, located.entry)["superseded_by"]
-    if later:
-        newest = api.newest_version(store, located)
-        output.warn(
-            f"entry {located.entry.id} is superseded by {max(later)}; the newest version: memcli show {newest.entry.id}"
-        )
+    newest = api.newest_version(store, located)
+    if newest is not None:
+        output.warn(f"entry {located.entry.id} is superseded; the newest version: memcli show {newest.entry.id}")
     twins = api.twins(store, located)
     if twins:
         output.warn(
@@ -66,7 +63,9 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
         )
     e = located.entry
     if as_json:
-        output.print_json(api.entry_json(located.agent, located.category, e))
+        output.print_json(
+            api.entry_json(located.agent, located.category, e, None if newest is None else newest.entry.id)
+        )
         return 0
     tags = output.visible(" ".join("#" + t for t in e.tags))
     head = output.bold(f"{e.id}  {located.agent}/{located.category}  {e.header_date}") + (f"  {tags}" if tags else "")

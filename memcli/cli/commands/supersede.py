@@ -6,12 +6,13 @@ from memcli.cli.spec import ALLOW_SECRET, CommandSpec, Param, agent_or_id, entry
 
 SPEC = CommandSpec(
     name="supersede",
-    help="""Replace an entry with a newer one: the new text is added to the same category, and the old
-entry is marked as superseded by it (kept in git, out of inject, list and search).
+    help="""Replace an entry with a newer one: the new text is added to the same category, tagged
+#supersedes-OLD; the old entry is kept as it is (in git, out of inject, list and search).
 
 For a decision reversed, a lesson corrected. The new entry keeps the old one's tags (and its
-pin); `memcli show OLD` points to the new one; `memcli search --all` shows the chain. Both marks
-are tags in the entries' own files (#superseded-by-NEW, #supersedes-OLD), so they merge.""",
+pin); `memcli show OLD` points to the newest version; `memcli search --all` shows every version.
+Only a new file is written, so superseding merges wherever an add does: when two branches
+supersede the same entry, the newer successor is the version shown, and both are kept.""",
     epilog="""Examples:
 
   memcli supersede dev 1773679871839 "Use SSE, not WebSockets: the proxy drops sockets #sse"
