@@ -162,7 +162,7 @@ _memcli() {
             ;;
         supersede)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--tag -t --allow-secret --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--tag -t --allow-secret --json --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return

@@ -127,6 +127,7 @@ complete -c memcli -n '__fish_seen_subcommand_from status' -l help -s h -d 'Show
 complete -c memcli -n '__fish_seen_subcommand_from status' -a '(memcli __complete agents 2>/dev/null)'
 complete -c memcli -n '__fish_seen_subcommand_from supersede' -l tag -s t -r -d 'More tags for the new entry (repeatable).'
 complete -c memcli -n '__fish_seen_subcommand_from supersede' -l allow-secret -d 'Store text even if it looks like a secret.'
+complete -c memcli -n '__fish_seen_subcommand_from supersede' -l json -d 'Print the new entry as JSON (as `memcli show --json` does).'
 complete -c memcli -n '__fish_seen_subcommand_from supersede' -l dir -r -d 'Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards).'
 complete -c memcli -n '__fish_seen_subcommand_from supersede' -l help -s h -d 'Show this message and exit.'
 complete -c memcli -n '__fish_seen_subcommand_from supersede' -a '(memcli __complete agents 2>/dev/null)'

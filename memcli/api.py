@@ -218,7 +218,20 @@ def locate(store: Store, first: str, second: str | None, rest: str | None, usage
     store.check(first)
     if second is None:
         raise MemcliError(f"missing ID: `{usage}` (see `memcli list {first}` for ids)")
-    return store.find(first, parse_id(second)), rest
+    return find_of(store, first, parse_id(second)), rest
+
+
+def find_of(store: Store, agent: str, entry_id: int) -> Located:
+    """The agent's entry with this id; an unknown id that another agent holds is named as theirs."""
+    from memcli.errors import NotFound
+
+    try:
+        return store.find(agent, entry_id)
+    except NotFound:
+        others = sorted({r.agent for r in store.iter_entries() if r.entry.id == entry_id and r.agent != agent})
+        if others:
+            raise NotFound(f"entry {entry_id} is {others[0]}'s, not {agent}'s: nothing done") from None
+        raise
 
 
 def locate_many(store: Store, first: str, rest: list[str], command: str = "rm") -> dict[str, list[Located]]:
@@ -234,7 +247,7 @@ def locate_many(store: Store, first: str, rest: list[str], command: str = "rm") 
     if not rest:
         raise MemcliError(f"missing ID: `memcli {command} AGENT ID...` (see `memcli list {first}` for ids)")
     store.check(first)
-    groups[first] = [store.find(first, parse_id(value)) for value in rest]
+    groups[first] = [find_of(store, first, parse_id(value)) for value in rest]
     return groups
 
 

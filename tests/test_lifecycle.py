@@ -408,3 +408,30 @@ def test_every_memory_shows_one_version_whatever_the_tags_and_their_order(entrie
     expected = {x: max(g) for g in merged for x in g if x != max(g)}
     assert gone == expected
     assert all(head not in gone for head in gone.values()), "a newest version is never replaced"
+
+
+def test_refusals_are_one_line_and_change_nothing(mem: Path):
+    mine = run("add", "dev", "decisions", "Use Redis for sessions", cwd=mem, check=True).stdout.strip()
+    theirs = run("add", "qa", "lessons", "Flaky tests need a retry budget", cwd=mem, check=True).stdout.strip()
+    before = sorted((p, p.read_bytes()) for p in (mem / ".memory").rglob("*.md"))
+    for args in (
+        ("archive", "dev", theirs),
+        ("pin", "dev", theirs),
+        ("supersede", "dev", theirs, "Flaky tests get one retry"),
+        ("unarchive", "dev", theirs),
+    ):
+        refused = run(*args, cwd=mem)
+        assert (
+            refused.returncode == 1
+            and refused.stderr == f"memcli: error: entry {theirs} is qa's, not dev's: nothing done\n"
+        )
+    for args, says in (
+        (("supersede", "dev", "123", "x"), "no entry 123"),
+        (("supersede", mine, ""), "empty text"),
+        (("pin", "dev"), "missing ID"),
+    ):
+        refused = run(*args, cwd=mem)
+        assert refused.returncode == 1 and says in refused.stderr and refused.stderr.count("\n") == 1, refused.stderr
+    assert sorted((p, p.read_bytes()) for p in (mem / ".memory").rglob("*.md")) == before
+    new = json.loads(run("supersede", mine, "Use memcached for sessions", "--json", cwd=mem, check=True).stdout)
+    assert new["supersedes"] == [int(mine)] and new["body"] == "Use memcached for sessions"

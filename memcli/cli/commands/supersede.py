@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import ALLOW_SECRET, CommandSpec, Param, agent_or_id, entry_id_argument, tag_option
+from memcli.cli.spec import ALLOW_SECRET, CommandSpec, Param, agent_or_id, entry_id_argument, json_flag, tag_option
 
 SPEC = CommandSpec(
     name="supersede",
@@ -27,6 +27,7 @@ supersede the same entry, the newer successor is the version shown, and both are
         Param("text", "argument", help="The new text; '-' reads stdin; omitted: $EDITOR.", metavar="[TEXT]"),
         tag_option("More tags for the new entry (repeatable)."),
         ALLOW_SECRET,
+        json_flag("Print the new entry as JSON (as `memcli show --json` does)."),
     ),
 )
 
@@ -38,8 +39,9 @@ def run(
     text: str | None = None,
     tag: list[str] | None = None,
     allow_secret: bool = False,
+    as_json: bool = False,
 ) -> int:
-    from memcli import api
+    from memcli import api, output
     from memcli.cli import common
     from memcli.output import echo
 
@@ -48,5 +50,8 @@ def run(
     body = common.read_text_argument(text, initial=located.entry.body)
     new = api.supersede(store, located, body, tag, allow_secret)
     echo(f"superseded {located.agent}/{located.category} {located.entry.id} by {new.id}", err=True)
-    echo(str(new.id))
+    if as_json:
+        output.print_json(api.entry_json(located.agent, located.category, new))
+    else:
+        echo(str(new.id))
     return 0
