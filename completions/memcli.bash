@@ -136,7 +136,7 @@ _memcli() {
             ;;
         search)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--agent -a --category -c --limit -n --archived --all --json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--agent -a --category -c --limit -n --archived --all --explain --json --dir --help -h" -- "$cur")); return
             fi
             ;;
         setup)

@@ -108,6 +108,7 @@ complete -c memcli -n '__fish_seen_subcommand_from search' -l category -s c -r -
 complete -c memcli -n '__fish_seen_subcommand_from search' -l limit -s n -r -d 'At most N results [default: 10].'
 complete -c memcli -n '__fish_seen_subcommand_from search' -l archived -d 'Archived entries too (`memcli archive`).'
 complete -c memcli -n '__fish_seen_subcommand_from search' -l all -d 'Every version: superseded and archived entries too (`memcli supersede`).'
+complete -c memcli -n '__fish_seen_subcommand_from search' -l explain -d 'Under each hit, what each clause of the query added to its score (JSON: "explain").'
 complete -c memcli -n '__fish_seen_subcommand_from search' -l json -d 'Print a JSON array of results.'
 complete -c memcli -n '__fish_seen_subcommand_from search' -l dir -r -d 'Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards).'
 complete -c memcli -n '__fish_seen_subcommand_from search' -l help -s h -d 'Show this message and exit.'

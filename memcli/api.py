@@ -286,6 +286,7 @@ def search(
     category: str | None = None,
     limit: int | None = None,
     archived: bool = False,
+    explain: bool = False,
 ) -> tuple[list[Hit], str | None]:
     """The best matches (archived entries only with ``archived``), and a notice to pass on (an index
     rebuilt, a file skipped), if any."""
@@ -293,6 +294,7 @@ def search(
 
     store.check(agent, category)
     index = SearchIndex(store)
+    index.explain = explain
     hits = index.search(query, agent, category, limit or store.config.search_limit, archived=archived)
     from memcli.storage.citations import cited_paths, missing
 

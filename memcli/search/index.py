@@ -48,7 +48,7 @@ from memcli.search.ranking import (
     read_hits,
     make_schema,
 )
-from memcli.search.words import stemmed_texts
+from memcli.search.words import identifiers, stemmed_texts
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -71,6 +71,7 @@ class SearchIndex:
         self._stale_files: list[str] = []
         self._pending: Path | None = None  # a built index that could not be swapped in yet
         self._versions: dict[tuple[str, str], dict[int, int]] | None = None  # see newest_version
+        self.explain = False  # set by search --explain: hits carry what each clause of the query added
         self.freshness = Freshness(self.layout, store.categories)
 
     # ------------------------------------------------------------ disk state
@@ -151,6 +152,7 @@ class SearchIndex:
         for i, e in enumerate(visible):
             tags = " ".join(e.tags)
             fields = {
+                "idents": " ".join(identifiers(f"{e.body} {tags}")),
                 "agent": agent,
                 "category": category,
                 "tags": tags,
@@ -541,10 +543,11 @@ class SearchIndex:
         tag_only: bool = False,
     ) -> list[Hit]:
         searcher = index.searcher()
+        parts: list | None = [] if self.explain and not tag_only else None
         if tag_only:
             query = tag_query(self.schema, text, agent, category)
         else:
-            query = build_query(self.schema, self.store.config, text, agent, category, searcher, neighbours)
+            query = build_query(self.schema, self.store.config, text, agent, category, searcher, neighbours, parts)
         if query is None:
             return []
         if exclude:
@@ -552,7 +555,7 @@ class SearchIndex:
                 (tv.Occur.MustNot, file_query(self.schema, *key.split("/", 1))) for key in exclude
             ]
             query = tv.Query.boolean_query(clauses)
-        return read_hits(searcher, query, text, limit, self.store.config.search_fuzzy)
+        return read_hits(searcher, query, text, limit, self.store.config.search_fuzzy, parts)
 
 
 def _is_failure(exc: BaseException) -> bool:

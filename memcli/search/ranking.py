@@ -11,7 +11,14 @@ import math
 import tantivy as tv
 
 from memcli.search.snippets import Matcher, make_snippet
-from memcli.search.words import STOPWORDS, analyze, near_function_word, query_words
+from memcli.search.words import (
+    STOPWORDS,
+    analyze,
+    identifier_words,
+    identifiers,
+    near_function_word,
+    query_words,
+)
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -38,6 +45,16 @@ PREFIX_BONUS = 0.5
 FUZZY_FACTOR = 0.45
 CONTEXT_SPAN = 2  # neighbours on each side (tuned on LoCoMo conversations 1-5: bench/RESULTS.md)
 CONTEXT_WEIGHT = 1.3
+# An entry that holds an identifier of the query exactly (``item4321``, ``ERR_CONN_RESET``,
+# ``pkg.mod.func``, ``fetchUser``, a hash: words.identifiers and words.identifier_words) ranks
+# above every entry that holds fewer of them, whatever else matches: each one held adds more than
+# all the other clauses of one query word can (their weights times the largest IDF,
+# ln(1 + (N + 0.5) / 0.5), taken at N = 2**32 so that scores from the disk index and from the
+# in-memory one compare), times the query's words (build_query).
+_MAX_IDF = math.log(1 + (2**32 + 0.5) / 0.5)
+WORD_CEILING = (
+    _MAX_IDF * (2.2 + 2.2 * CONTEXT_WEIGHT + TAG_WEIGHT + WORD_MATCH_WEIGHT * (1 + FUZZY_FACTOR)) + PREFIX_BONUS
+)
 
 
 def make_schema() -> tv.Schema:
@@ -53,6 +70,9 @@ def make_schema() -> tv.Schema:
     # It holds their terms as the body field does: each body is stemmed once for itself and its
     # neighbours (stemming every neighbour's text again took most of a first search's time).
     sb.add_text_field("context", stored=False, tokenizer_name="whitespace", index_option="freq")
+    # The compound identifiers of body and tags, whole and lower-cased (words.identifiers): the
+    # body field holds only their parts.  Read by the identifier tier (IDENTIFIER_TIER).
+    sb.add_text_field("idents", stored=False, tokenizer_name="whitespace", index_option="basic")
     # What a hit shows, never searched, in one stored value (fewer fields: a faster build):
     # id, date, tags and the body as written, joined by ENTRY_SEPARATOR (the first three never hold it).
     sb.add_bytes_field("entry", stored=True, indexed=False)
@@ -80,6 +100,7 @@ class Hit:
     """A search result."""
 
     __slots__ = (
+        "explain",
         "id",
         "agent",
         "category",
@@ -112,6 +133,7 @@ class Hit:
         self.related = related  # found through the entries next to it, not its own words
         self.stale: list[str] = []  # paths it cites that are gone (set by api.search)
         self.superseded_by: int | None = None  # the newest version of a replaced entry (set by api.search)
+        self.explain: list[tuple[str, float]] = []  # what each clause of the query added (search --explain)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -127,6 +149,11 @@ class Hit:
             "stale": self.stale,
             "superseded_by": self.superseded_by,
             "body": self.body,
+            **(
+                {"explain": [{"clause": label, "score": round(value, 4)} for label, value in self.explain]}
+                if self.explain
+                else {}
+            ),
         }
 
 
@@ -138,6 +165,7 @@ def build_query(
     category: str | None,
     searcher: tv.Searcher,
     neighbours: bool = True,
+    parts: list[tuple[str, tv.Query]] | None = None,
 ) -> tv.Query | None:
     """The query for ``text``: BM25 on each word, plus, per distinct word, a bonus by its rarity
     for holding it exactly (in body or tags) and a smaller one for holding a typo of it.
@@ -147,7 +175,10 @@ def build_query(
     matching: a typo of ``item4321`` is another item.  Function words only add to entries that
     match something else (unless the query has nothing else).  With ``neighbours``, an entry
     also matches through the entries next to it (the context field), as a rule below direct
-    matches; without, only entries that hold the words count (what ``inject`` wants).
+    matches; without, only entries that hold the words count (what ``inject`` wants).  Each
+    identifier of the query that an entry holds exactly adds more than all the other clauses
+    together can (WORD_CEILING).  ``parts``, if given, gets each clause with a label (for
+    ``search --explain``).
     """
     total = max(1, searcher.num_docs)
     words = list(dict.fromkeys(query_words(text)))
@@ -156,6 +187,12 @@ def build_query(
         return None  # inject: a task of function words alone makes nothing relevant
     main: list[tuple[tv.Occur, tv.Query]] = []
     boost: list[tuple[tv.Occur, tv.Query]] = []
+    labelled = parts if parts is not None else []
+
+    def clause(target: list[tuple[tv.Occur, tv.Query]], label: str, query: tv.Query) -> None:
+        target.append((tv.Occur.Should, query))
+        labelled.append((label, query))
+
     for word in words:
         stems = analyze(word)
         if not stems:
@@ -163,23 +200,23 @@ def build_query(
         stem = stems[0]
         target = boost if content and word in STOPWORDS else main
         exact = tv.Query.term_query(schema, "body", stem)
-        target.append((tv.Occur.Should, exact))
+        clause(target, word, exact)
         # Not for ids and codes (words with digits): a ticket next to an entry says nothing about it.
         if neighbours and CONTEXT_WEIGHT and word not in STOPWORDS and not any(ch.isdigit() for ch in word):
             context = tv.Query.term_query(schema, "context", stem)
-            target.append((tv.Occur.Should, tv.Query.boost_query(context, CONTEXT_WEIGHT)))
+            clause(target, f"{word} (next to it)", tv.Query.boost_query(context, CONTEXT_WEIGHT))
         tag_query = tv.Query.term_query(schema, "tags", stem)
         tagged = searcher.doc_freq("tags", stem)
         if tagged:
             idf = _idf(total, tagged)
-            target.append((tv.Occur.Should, tv.Query.const_score_query(tag_query, TAG_WEIGHT * idf)))
+            clause(target, f"#{word}", tv.Query.const_score_query(tag_query, TAG_WEIGHT * idf))
         if word in STOPWORDS or word.isdigit():
             continue
         held = tv.Query.boolean_query([(tv.Occur.Should, exact), (tv.Occur.Should, tag_query)])
         found = searcher.doc_freq("body", stem)
         if found:
             bonus = WORD_MATCH_WEIGHT * max(_idf(total, found), MIN_IDF)
-            main.append((tv.Occur.Should, tv.Query.const_score_query(held, bonus)))
+            clause(main, f"{word} held", tv.Query.const_score_query(held, bonus))
         distance = min(2, round(len(word) * config.search_fuzzy))
         if (
             distance
@@ -191,10 +228,13 @@ def build_query(
             near = found or searcher.search(fuzzy, 1, count=True).count  # type: ignore[attr-defined]  # not in tantivy's stub
             if near:
                 bonus = FUZZY_FACTOR * WORD_MATCH_WEIGHT * max(_idf(total, near), MIN_IDF)
-                main.append((tv.Occur.Should, tv.Query.const_score_query(fuzzy, bonus)))
+                clause(main, f"{word} (a typo away)", tv.Query.const_score_query(fuzzy, bonus))
         if config.search_prefix and len(word) >= 3:
             prefix = tv.Query.fuzzy_term_query(schema, "body", word, 0, True, True)
-            main.append((tv.Occur.Should, tv.Query.boost_query(prefix, PREFIX_BONUS)))
+            clause(main, f"{word}… (prefix)", tv.Query.boost_query(prefix, PREFIX_BONUS))
+    tier = WORD_CEILING * (len(words) + 1) * 2  # above every other clause (idents' own words included)
+    for ident, held_exactly in identifier_queries(schema, text, searcher):
+        clause(main, f"{ident} (identifier)", tv.Query.const_score_query(held_exactly, tier))
     if not main:
         return None
     query = tv.Query.boolean_query(main)
@@ -206,6 +246,21 @@ def build_query(
     if category:
         filters.append((tv.Occur.Must, tv.Query.term_query(schema, "category", category.lower())))
     return tv.Query.boolean_query(filters) if len(filters) > 1 else query
+
+
+def identifier_queries(schema: tv.Schema, text: str, searcher: tv.Searcher) -> list[tuple[str, tv.Query]]:
+    """A query per identifier of ``text`` that some entry holds exactly: a compound one in the
+    idents field, a one-word one as a term of body or tags."""
+    out = []
+    for ident in identifiers(text):
+        if searcher.doc_freq("idents", ident):
+            out.append((ident, tv.Query.term_query(schema, "idents", ident)))
+    for word in identifier_words(text):
+        stems = analyze(word)
+        if stems and (searcher.doc_freq("body", stems[0]) or searcher.doc_freq("tags", stems[0])):
+            held = [(tv.Occur.Should, tv.Query.term_query(schema, field, stems[0])) for field in ("body", "tags")]
+            out.append((word, tv.Query.boolean_query(held)))
+    return out
 
 
 def tag_query(schema: tv.Schema, tag: str, agent: str | None, category: str | None) -> tv.Query | None:
@@ -231,8 +286,16 @@ def file_query(schema: tv.Schema, agent: str, category: str) -> tv.Query:
     )
 
 
-def read_hits(searcher: tv.Searcher, query: tv.Query, text: str, limit: int, fuzzy: float) -> list[Hit]:
-    """The best ``limit`` documents for ``query``, each with a snippet of ``text``'s words marked."""
+def read_hits(
+    searcher: tv.Searcher,
+    query: tv.Query,
+    text: str,
+    limit: int,
+    fuzzy: float,
+    parts: list[tuple[str, tv.Query]] | None = None,
+) -> list[Hit]:
+    """The best ``limit`` documents for ``query``, each with a snippet of ``text``'s words marked;
+    with ``parts`` (labelled clauses of the query), what each added to each hit's score."""
     hits = []
     matcher = Matcher(list(dict.fromkeys(query_words(text))), fuzzy)
     for score, address in searcher.search(query, limit).hits:
@@ -255,4 +318,21 @@ def read_hits(searcher: tv.Searcher, query: tv.Query, text: str, limit: int, fuz
                 related=related,
             )
         )
+        if parts:
+            hits[-1].explain = explain(searcher, parts, address)
     return hits
+
+
+def explain(searcher: tv.Searcher, parts: list[tuple[str, tv.Query]], address: Any) -> list[tuple[str, float]]:
+    """What each labelled clause adds to one document's score (those it does not match left out)."""
+    import json
+
+    out = []
+    for label, query in parts:
+        try:
+            value = float(json.loads(query.explain(searcher, address).to_json())["value"])
+        except ValueError:  # tantivy: the document does not match this clause
+            continue
+        if value:
+            out.append((label, value))
+    return out

@@ -111,3 +111,39 @@ def near_function_word(word: str, distance: int) -> bool:
     """Whether a typo of ``word`` could be a function word ("form"/"from", "width"/"with"): then
     typo matching would make entries relevant through their function words."""
     return any(abs(len(word) - len(f)) <= distance and _osa_distance(word, f) <= distance for f in STOPWORDS)
+
+
+# Identifiers: what a developer searches for exactly (bench/RESULTS.md, "Exact identifiers").
+# A compound one is alphanumeric runs joined by ``::``, ``.``, ``_``, ``/`` or ``-`` — the index
+# cuts it into its parts, which are often common words (``ERR_CONN_RESET``, ``pkg.mod.func``), so
+# it is also indexed whole; joined by ``-`` alone it must hold a digit (``abc-123``, not ``follow-up``).
+_COMPOUND_RE = re.compile(r"[A-Za-z0-9]+(?:(?:::|[._/-])[A-Za-z0-9]+)+")
+_PART_RE = re.compile(r"[A-Za-z0-9]+")
+_MAX_IDENTIFIER = 100  # longer runs (a URL, a base64 blob) are not what anyone types
+
+
+def identifiers(text: str) -> list[str]:
+    """The compound identifiers written in ``text``, lower-cased, each once."""
+    found: dict[str, None] = {}
+    for match in _COMPOUND_RE.finditer(text):
+        token = match.group()
+        if len(token) > _MAX_IDENTIFIER:
+            continue
+        if "-" in token and not any(sep in token for sep in "_./:") and not any(c.isdigit() for c in token):
+            continue  # a hyphenated word
+        found[token.lower()] = None
+    return list(found)
+
+
+def identifier_words(text: str) -> list[str]:
+    """The one-word identifiers of a query, as written outside its compound ones: letters with
+    digits (``item4321``, ``E1234``, a hash such as ``a3f9c2e``) or camelCase (``fetchUser``)."""
+    rest = _COMPOUND_RE.sub(" ", text)
+    found: dict[str, None] = {}
+    for word in _PART_RE.findall(rest):
+        digits = any(c.isdigit() for c in word)
+        letters = any(c.isalpha() for c in word)
+        camel = any(a.islower() and b.isupper() for a, b in zip(word, word[1:]))
+        if (digits and letters) or camel:
+            found[word.lower()] = None
+    return list(found)

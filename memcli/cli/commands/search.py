@@ -9,7 +9,9 @@ from memcli.cli.spec import CommandSpec, Param, agent_option, archived_flag, cat
 SPEC = CommandSpec(
     name="search",
     help="Search every entry (BM25, typo-tolerant, prefix-matching) and print the best matches.\n\n"
-    "Any text is a valid query: quotes, colons, brackets and operators are taken as words.",
+    "Any text is a valid query: quotes, colons, brackets and operators are taken as words. An entry\n"
+    "that holds an identifier of the query exactly (item4321, ERR_CONN_RESET, pkg.mod.func, fetchUser,\n"
+    "a hash) ranks above every entry that does not.",
     epilog="""Examples:
 
   memcli search "streaming sse"
@@ -19,6 +21,8 @@ SPEC = CommandSpec(
   memcli search "login redirect" --json | jq '.[0].body'
 
   memcli search "websocket" --archived     (archived entries too)
+
+  memcli search "rollout canary item4321" --explain     (what each word added to each hit)
 """,
     params=(
         Param("query", "arguments", help="Words to search for.", metavar="QUERY...", required=True),
@@ -34,6 +38,14 @@ SPEC = CommandSpec(
             default=False,
             help="Every version: superseded and archived entries too (`memcli supersede`).",
         ),
+        Param(
+            "explain",
+            "flag",
+            flags=("--explain",),
+            type=bool,
+            default=False,
+            help='Under each hit, what each clause of the query added to its score (JSON: "explain").',
+        ),
         json_flag("Print a JSON array of results."),
     ),
 )
@@ -47,6 +59,7 @@ def run_search(
     limit: int | None = None,
     archived: bool = False,
     every: bool = False,
+    explain: bool = False,
     as_json: bool = False,
 ) -> int:
     from memcli import api, output
@@ -54,7 +67,7 @@ def run_search(
     from memcli.storage.store import Store
 
     hits, notice = api.search(
-        Store(find_layout(dir_option)), " ".join(query), agent, category, limit, archived or every
+        Store(find_layout(dir_option)), " ".join(query), agent, category, limit, archived or every, explain
     )
     if notice:
         output.warn(notice)
@@ -83,6 +96,8 @@ def run_search(
         else:
             snippet = snippet.replace("\x00", "**").replace("\x01", "**")  # on a pipe: marked as Markdown bold
         lines.append(f"{head}\n    {snippet}")
+        if explain:
+            lines.append("    = " + " + ".join(f"{label} {value:.2f}" for label, value in h.explain))
     if lines:
         sys.stdout.write("\n".join(lines) + "\n")
     else:
