@@ -152,7 +152,6 @@ class SearchIndex:
         for i, e in enumerate(visible):
             tags = " ".join(e.tags)
             fields = {
-                "idents": " ".join(identifiers(f"{e.body} {tags}")),
                 "agent": agent,
                 "category": category,
                 "tags": tags,
@@ -160,6 +159,9 @@ class SearchIndex:
                 "context": contexts[i],
                 "entry": f"{e.id}{sep}{e.date or e.header_date}{sep}{tags}{sep}{e.body}".encode(),
             }
+            idents = identifiers(f"{e.body} {tags}")
+            if idents:
+                fields["idents"] = " ".join(idents)
             add(make(fields, schema))
 
     def _reindex(

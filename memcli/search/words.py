@@ -117,13 +117,16 @@ def near_function_word(word: str, distance: int) -> bool:
 # A compound one is alphanumeric runs joined by ``::``, ``.``, ``_``, ``/`` or ``-`` — the index
 # cuts it into its parts, which are often common words (``ERR_CONN_RESET``, ``pkg.mod.func``), so
 # it is also indexed whole; joined by ``-`` alone it must hold a digit (``abc-123``, not ``follow-up``).
-_COMPOUND_RE = re.compile(r"[A-Za-z0-9]+(?:(?:::|[._/-])[A-Za-z0-9]+)+")
+_COMPOUND_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]+(?:(?:::|[._/-])[A-Za-z0-9]+)+")
+_JOINT_RE = re.compile(r"[A-Za-z0-9](?::|[._/-])[A-Za-z0-9:]")  # a cheap first look: most texts hold none
 _PART_RE = re.compile(r"[A-Za-z0-9]+")
 _MAX_IDENTIFIER = 100  # longer runs (a URL, a base64 blob) are not what anyone types
 
 
 def identifiers(text: str) -> list[str]:
     """The compound identifiers written in ``text``, lower-cased, each once."""
+    if not _JOINT_RE.search(text):
+        return []
     found: dict[str, None] = {}
     for match in _COMPOUND_RE.finditer(text):
         token = match.group()
