@@ -14,6 +14,19 @@ from hypothesis import strategies as st
 from .conftest import FIXTURES, run
 
 
+def hosted(repo: Path, driver: bool) -> None:
+    """Without the driver, merges go as on GitHub or GitLab: plain text."""
+    if not driver:
+        (repo / ".git" / "info" / "attributes").write_text("* merge=text\n")
+
+
+def commit_all(repo: Path, message: str) -> None:
+    from .conftest import git
+
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", message, cwd=repo)
+
+
 def bodies(root: Path, category: str) -> list[str]:
     """The texts of dev's entries of a category, newest first."""
     return [e["body"] for e in json.loads(run("list", "dev", "-c", category, "--json", cwd=root, check=True).stdout)]
@@ -71,11 +84,9 @@ def test_an_archived_entry_leaves_inject_list_and_search_and_comes_back(mem: Pat
 def test_archived_on_one_branch_and_edited_on_another_merges_to_an_archived_edit(repo: Path, driver: bool):
     from .conftest import git
 
-    if not driver:  # as GitHub or GitLab merge: no driver, plain text
-        (repo / ".git" / "info" / "attributes").write_text("* merge=text\n")
+    hosted(repo, driver)
     entry = run("add", "dev", "decisions", "Use WebSockets for the live feed", cwd=repo, check=True).stdout.strip()
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "add", cwd=repo)
+    commit_all(repo, "add")
     git("checkout", "-qb", "edit", cwd=repo)
     run("edit", "dev", entry, "Use WebSockets for the live feed, behind the gateway", cwd=repo, check=True)
     git("commit", "-qam", "edit", cwd=repo)
@@ -185,8 +196,7 @@ def test_an_entry_citing_a_deleted_file_is_marked_until_the_file_comes_back(repo
     (repo / "src" / "auth.py").write_text("def login(): ...\n")
     stale = run("add", "dev", "decisions", "The login retry lives in `src/auth.py:12` #auth", cwd=repo, check=True)
     fresh = run("add", "dev", "decisions", "The login form validates on blur #auth", cwd=repo, check=True)
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "auth", cwd=repo)
+    commit_all(repo, "auth")
     assert "no longer exist" not in run("list", "dev", cwd=repo, check=True).stdout
     git("rm", "-q", "src/auth.py", cwd=repo)
     note = "(cites src/auth.py, which no longer exists)"
@@ -325,20 +335,16 @@ def test_a_cycle_of_supersedes_is_refused_and_a_hand_written_one_hides_nothing(m
 def test_two_branches_superseding_one_entry_merge_to_one_visible_successor(repo: Path, driver: bool):
     from .conftest import git
 
-    if not driver:  # as GitHub or GitLab merge: no driver, plain text
-        (repo / ".git" / "info" / "attributes").write_text("* merge=text\n")
+    hosted(repo, driver)
     old = run("add", "dev", "decisions", "Deploy on Fridays", cwd=repo, check=True).stdout.strip()
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "add", cwd=repo)
+    commit_all(repo, "add")
     git("checkout", "-qb", "theirs", cwd=repo)
     theirs = run("supersede", old, "Deploy on Thursdays", cwd=repo, check=True).stdout.strip()
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "theirs", cwd=repo)
+    commit_all(repo, "theirs")
     git("checkout", "-q", "main", cwd=repo)
     ours = run("supersede", old, "Deploy on Tuesdays", cwd=repo, check=True).stdout.strip()
     run("edit", "dev", old, "Deploy on Fridays, after the standup", cwd=repo, check=True)  # history edited too
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "ours", cwd=repo)
+    commit_all(repo, "ours")
     merged = git("merge", "-q", "--no-edit", "theirs", cwd=repo, check=False)
     assert merged.returncode == 0, merged.stdout + merged.stderr
     assert git("status", "--porcelain", cwd=repo).stdout == ""
