@@ -24,7 +24,7 @@ from memcli.storage.citations import cited_paths
 from memcli.storage.store import Store, current, is_compaction_summary
 
 SUMMARY = "summary.json"
-VERSION = 7  # 7: superseded by the successor's tag alone; 6: superseded left out; 5: the paths entries cite; 2: a category is its category file and its folder of entry files; 3: swept in turns; 4: archived left out
+VERSION = 8  # 8: "hidden" counts archived and replaced; 7: superseded by the successor's tag alone; 6: superseded left out; 5: the paths entries cite; 2: a category is its category file and its folder of entry files; 3: swept in turns; 4: archived left out
 CURSOR = "summary-cursor"
 HEAD = 20  # newest entries remembered per file: `list -n N` up to this is served from the cache
 
@@ -89,7 +89,7 @@ class Summaries:
         real = [e for e in entries if not is_compaction_summary(e)] if category == "handoffs" else []
         info = {
             "entries": len(every),
-            "archived": len(every) - len(entries),
+            "hidden": len(every) - len(entries),  # archived, or replaced by a newer version
             "open_tasks": sum(len(vault.open_tasks(e.body)) for e in entries),
             "newest": entries[0].header_date if entries else None,
             "handoff": [real[0].id, real[0].header_date] if real else None,
