@@ -87,6 +87,10 @@ def json_flag(what: str = "Print the result as JSON.") -> Param:
     return Param("as_json", "flag", flags=("--json",), type=bool, default=False, help=what)
 
 
+def explain_flag(what: str) -> Param:
+    return Param("explain", "flag", flags=("--explain",), type=bool, default=False, help=what)
+
+
 def quiet_flag(what: str = "Print nothing on success.") -> Param:
     return Param("quiet", "flag", flags=("--quiet", "-q"), type=bool, default=False, help=what)
 

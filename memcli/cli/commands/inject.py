@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from memcli.cli.spec import CommandSpec, Param
+from memcli.cli.spec import CommandSpec, Param, explain_flag
 
 SPEC = CommandSpec(
     name="inject",
@@ -44,14 +44,7 @@ SPEC = CommandSpec(
             metavar="text|json",
             choices=("text", "json"),
         ),
-        Param(
-            "explain",
-            "flag",
-            flags=("--explain",),
-            type=bool,
-            default=False,
-            help="Tell on stderr what was chosen and what was cut.",
-        ),
+        explain_flag("Tell on stderr what was chosen and what was cut."),
         Param(
             "instructions",
             "flag",

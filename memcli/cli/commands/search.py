@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import sys
 
-from memcli.cli.spec import CommandSpec, Param, agent_option, archived_flag, category_option, json_flag, limit_option
+from memcli.cli.spec import (
+    CommandSpec,
+    Param,
+    agent_option,
+    archived_flag,
+    category_option,
+    explain_flag,
+    json_flag,
+    limit_option,
+)
 
 SPEC = CommandSpec(
     name="search",
@@ -38,14 +47,7 @@ SPEC = CommandSpec(
             default=False,
             help="Every version: superseded and archived entries too (`memcli supersede`).",
         ),
-        Param(
-            "explain",
-            "flag",
-            flags=("--explain",),
-            type=bool,
-            default=False,
-            help='Under each hit, what each clause of the query added to its score (JSON: "explain").',
-        ),
+        explain_flag('Under each hit, what each clause of the query added to its score (JSON: "explain").'),
         json_flag("Print a JSON array of results."),
     ),
 )
