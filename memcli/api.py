@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from memcli.storage import vault
 from memcli.errors import MemcliError
-from memcli.storage.store import Located, Store
+from memcli.storage.store import ARCHIVED_TAG, SUPERSEDES, Located, Store, current, predecessors, replaced
 
 TYPE_CHECKING = False  # names for annotations only
 if TYPE_CHECKING:
@@ -124,7 +124,6 @@ def entries(
     """Entries, newest first, of one agent and category if given, with a tag if given; archived
     entries only with ``archived`` (or when the tag asked for is ``archived``)."""
     from memcli.search.summary import HEAD
-    from memcli.storage.store import ARCHIVED_TAG, current
 
     store.check(agent, category)
     if limit and limit <= HEAD and not tag and not archived:
@@ -311,16 +310,12 @@ def supersede(
     """Replace an entry with a newer one: one new entry, in the same category, with the old one's
     tags (a pin too) and ``supersedes-OLD``.  The old file is left as it is: readers tell from the
     new entry's tag that it is replaced, so superseding merges wherever an add does."""
-    from memcli.storage.store import ARCHIVED_TAG, SUPERSEDES
-
     old = located.entry
     if ARCHIVED_TAG in old.tags:
         raise MemcliError(f"entry {old.id} is archived; unarchive it first, or add a new entry")
     newest = newest_version(store, located)
     if newest is not None:
-        raise MemcliError(
-            f"entry {old.id} is superseded by {newest.entry.id} already; supersede {newest.entry.id} instead"
-        )
+        raise MemcliError(f"entry {old.id} is superseded by {newest} already; supersede {newest} instead")
     body = require_text(check_text(text))
     store.check_size(body)
     check_secrets(body, allow_secret)
@@ -332,19 +327,12 @@ def supersede(
 
 def versions(store: Store, agent: str, category: str) -> dict[int, int]:
     """The replaced entries of a category: id -> the id of its newest version."""
-    from memcli.storage.store import replaced
-
     return replaced((e.id, e.tags) for e in store.read(agent, category))
 
 
-def newest_version(store: Store, located: Located) -> Located | None:
-    """The newest version of a replaced entry (the one shown for it), or None if it is current."""
-    from memcli.storage.store import replaced
-
-    entries = store.read(located.agent, located.category)
-    head = replaced((e.id, e.tags) for e in entries).get(located.entry.id)
-    # the head of a group is always an entry of it: the newest id, which names an older one
-    return next((Located(located.agent, located.category, e) for e in entries if e.id == head), None)
+def newest_version(store: Store, located: Located) -> int | None:
+    """The id of the newest version of a replaced entry (the one shown for it), or None if it is current."""
+    return versions(store, located.agent, located.category).get(located.entry.id)
 
 
 def set_flag(store: Store, groups: dict[str, list[Located]], tag: str, on: bool) -> list[tuple[Located, bool]]:
@@ -364,8 +352,6 @@ def set_flag(store: Store, groups: dict[str, list[Located]], tag: str, on: bool)
 def entry_json(agent: str, category: str, entry: vault.Entry, superseded_by: int | None = None) -> dict[str, Any]:
     """An entry as data; ``superseded_by`` (the newest version, if a newer one replaces it) is told
     by ``show`` and ``list``, which read the entry's category (see ``versions``)."""
-    from memcli.storage.store import predecessors
-
     return {
         "id": entry.id,
         "agent": agent,

@@ -27,6 +27,18 @@ def commit_all(repo: Path, message: str) -> None:
     git("commit", "-qm", message, cwd=repo)
 
 
+def branched(repo: Path, driver: bool, text: str, branch: str) -> str:
+    """A decision committed on main (merged later as a host would, ``driver`` aside), then a new
+    branch checked out; the decision's id."""
+    from .conftest import git
+
+    hosted(repo, driver)
+    entry = run("add", "dev", "decisions", text, cwd=repo, check=True).stdout.strip()
+    commit_all(repo, "add")
+    git("checkout", "-qb", branch, cwd=repo)
+    return entry
+
+
 def bodies(root: Path, category: str) -> list[str]:
     """The texts of dev's entries of a category, newest first."""
     return [e["body"] for e in json.loads(run("list", "dev", "-c", category, "--json", cwd=root, check=True).stdout)]
@@ -84,10 +96,7 @@ def test_an_archived_entry_leaves_inject_list_and_search_and_comes_back(mem: Pat
 def test_archived_on_one_branch_and_edited_on_another_merges_to_an_archived_edit(repo: Path, driver: bool):
     from .conftest import git
 
-    hosted(repo, driver)
-    entry = run("add", "dev", "decisions", "Use WebSockets for the live feed", cwd=repo, check=True).stdout.strip()
-    commit_all(repo, "add")
-    git("checkout", "-qb", "edit", cwd=repo)
+    entry = branched(repo, driver, "Use WebSockets for the live feed", "edit")
     run("edit", "dev", entry, "Use WebSockets for the live feed, behind the gateway", cwd=repo, check=True)
     git("commit", "-qam", "edit", cwd=repo)
     git("checkout", "-q", "main", cwd=repo)
@@ -335,10 +344,7 @@ def test_a_cycle_of_supersedes_is_refused_and_a_hand_written_one_hides_nothing(m
 def test_two_branches_superseding_one_entry_merge_to_one_visible_successor(repo: Path, driver: bool):
     from .conftest import git
 
-    hosted(repo, driver)
-    old = run("add", "dev", "decisions", "Deploy on Fridays", cwd=repo, check=True).stdout.strip()
-    commit_all(repo, "add")
-    git("checkout", "-qb", "theirs", cwd=repo)
+    old = branched(repo, driver, "Deploy on Fridays", "theirs")
     theirs = run("supersede", old, "Deploy on Thursdays", cwd=repo, check=True).stdout.strip()
     commit_all(repo, "theirs")
     git("checkout", "-q", "main", cwd=repo)

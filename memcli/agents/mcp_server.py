@@ -173,10 +173,10 @@ def build_server(dir_option: str | None = None, default_agent: str | None = None
         db = store()
         located, _ = api.show(db, agent, id)
         newest = api.newest_version(db, located)
-        data = api.entry_json(agent, located.category, located.entry, None if newest is None else newest.entry.id)
+        data = api.entry_json(agent, located.category, located.entry, newest)
         text = _entry_text(data)
         if newest is not None:
-            text += f"\n\n(superseded: the newest version is {newest.entry.id})"
+            text += f"\n\n(superseded: the newest version is {newest})"
         return result(text, data)
 
     @server.tool(name="list", annotations=reading)

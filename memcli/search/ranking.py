@@ -71,7 +71,7 @@ def make_schema() -> tv.Schema:
     # neighbours (stemming every neighbour's text again took most of a first search's time).
     sb.add_text_field("context", stored=False, tokenizer_name="whitespace", index_option="freq")
     # The compound identifiers of body and tags, whole and lower-cased (words.identifiers): the
-    # body field holds only their parts.  Read by the identifier tier (IDENTIFIER_TIER).
+    # body field holds only their parts.  Read by identifier_queries (see WORD_CEILING).
     sb.add_text_field("idents", stored=False, tokenizer_name="whitespace", index_option="basic")
     # What a hit shows, never searched, in one stored value (fewer fields: a faster build):
     # id, date, tags and the body as written, joined by ENTRY_SEPARATOR (the first three never hold it).

@@ -54,10 +54,6 @@ PINNED_TAG = "pinned"  # injected first for its agent; never folded into a compa
 SUPERSEDES = "supersedes-"  # + the predecessor's id: on the entry that replaces it (the old file is never touched)
 
 
-def is_archived(entry: Entry) -> bool:
-    return ARCHIVED_TAG in entry.tags
-
-
 def predecessors(tags: list[str]) -> list[int]:
     """The ids of the entries this one replaces (its ``supersedes-OLD`` tags)."""
     out = []

@@ -54,7 +54,7 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
     usage.record(store.layout, located.agent, [located.entry.id])
     newest = api.newest_version(store, located)
     if newest is not None:
-        output.warn(f"entry {located.entry.id} is superseded; the newest version: memcli show {newest.entry.id}")
+        output.warn(f"entry {located.entry.id} is superseded; the newest version: memcli show {newest}")
     twins = api.twins(store, located)
     if twins:
         output.warn(
@@ -63,9 +63,7 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
         )
     e = located.entry
     if as_json:
-        output.print_json(
-            api.entry_json(located.agent, located.category, e, None if newest is None else newest.entry.id)
-        )
+        output.print_json(api.entry_json(located.agent, located.category, e, newest))
         return 0
     tags = output.visible(" ".join("#" + t for t in e.tags))
     head = output.bold(f"{e.id}  {located.agent}/{located.category}  {e.header_date}") + (f"  {tags}" if tags else "")
