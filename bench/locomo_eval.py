@@ -31,6 +31,7 @@ from memcli.storage.store import Store, entry_file_name  # noqa: E402
 from memcli.storage.vault import Entry  # noqa: E402
 
 KS = (5, 10, 25, 50)
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 REFERENCE = [
     ("original AITEAM-X search (MiniSearch)", (0.470, 0.543, 0.635, 0.708)),
     ("plain Okapi BM25", (0.457, 0.533, 0.626, 0.704)),
@@ -89,11 +90,14 @@ def evaluate(root: Path, ids: dict, queries: list[dict]) -> tuple[dict, int, flo
         ranked = [ids[(agent, h.id)] for h in hits]
         for name, members in halves.items():
             if q["sample_id"] in members:
-                counts[name] += 1
-                for k in KS:
-                    sums[name][k] += len(evidence & set(ranked[:k])) / len(evidence)
+                keys = [name] if name == "all" else [name, f"{name} {CATEGORIES[q['category']]}"]
+                for key in keys:
+                    counts[key] = counts.get(key, 0) + 1
+                    row = sums.setdefault(key, dict.fromkeys(KS, 0.0))
+                    for k in KS:
+                        row[k] += len(evidence & set(ranked[:k])) / len(evidence)
     elapsed = time.perf_counter() - started
-    self_recall = {name: {k: sums[name][k] / max(1, counts[name]) for k in KS} for name in halves}
+    self_recall = {name: {k: sums[name][k] / max(1, counts[name]) for k in KS} for name in sums}
     return self_recall, counts, elapsed
 
 
@@ -121,6 +125,10 @@ def main() -> int:
     for half in ("1-5", "6-10"):
         row = recalls[half]
         print(f"| memcli, conversations {half} (n = {counts[half]}) | {' | '.join(f'{row[k]:.3f}' for k in KS)} |")
+        for name in CATEGORIES.values():
+            key = f"{half} {name}"
+            row = recalls[key]
+            print(f"| &nbsp;&nbsp;{half}, {name} (n = {counts[key]}) | {' | '.join(f'{row[k]:.3f}' for k in KS)} |")
     name, row = REFERENCE[3]
     print(f"| {name} | {' | '.join(f'{v:.3f}' for v in row)} |")
     floor = REFERENCE[2][1]
