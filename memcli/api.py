@@ -81,6 +81,17 @@ def add(
 COPY_SCAN_FILES = 300  # without an index, a category of at most this many files is read to find a copy
 
 
+def edit(
+    store: Store, located: Located, text: str | None, tags: list[str] | None = None, allow_secret: bool = False
+) -> Located:
+    """New text (None: unchanged) and, if given, new tags for an entry, checked as ``add`` checks."""
+    if text is not None:
+        text = require_text(check_text(text))
+        store.check_size(text)
+        check_secrets(text, allow_secret)
+    return store.update(located.agent, located.entry.id, text, clean_tags(tags) if tags is not None else None)
+
+
 def existing_copy(store: Store, agent: str, category: str, text: str) -> Located | None:
     """An entry of the agent's category that already holds ``text`` (``extract.is_copy``), found
     through the search index; None when there is none.  Without an index (a fresh clone, one being

@@ -19,7 +19,7 @@ LAYERS = [
     ("memcli.config", "memcli.storage"),
     ("memcli.search", "memcli.capture"),
     ("memcli.api", "memcli.recall", "memcli.upkeep", "memcli.git"),
-    ("memcli.agents",),
+    ("memcli.agents", "memcli.ui"),
     ("memcli.cli", "memcli.main", "memcli.__main__"),
 ]
 

@@ -244,10 +244,7 @@ def build_server(dir_option: str | None = None, default_agent: str | None = None
         agent = agent_of(agent, writing=True)
         db = store()
         located, _ = api.show(db, agent, id)
-        if text is not None:
-            db.check_size(text)
-            api.check_secrets(api.require_text(api.check_text(text)), False)
-        updated = db.update(agent, located.entry.id, text, api.clean_tags(tags) if tags is not None else None)
+        updated = api.edit(db, located, text, tags)
         data = api.entry_json(agent, updated.category, updated.entry)
         return result(f"updated {agent}/{updated.category} {updated.entry.id}", data)
 

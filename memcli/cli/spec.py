@@ -39,6 +39,7 @@ COMMANDS = (
     "status",
     "setup",
     "mcp",
+    "ui",
 )
 MODULES = {"list": "listing"}  # where a command's module is not named after it
 TEXT_COMMANDS = {"add", "edit", "search", "inject"}  # their last arguments are free text

@@ -161,3 +161,16 @@ def ensure_merge_driver(root: Path) -> None:
             register_merge_driver(root)
     except OSError:
         pass
+
+
+def file_log(root: Path, path: Path, limit: int = 50) -> list[dict[str, str]]:
+    """The commits that changed a file (renames followed), newest first; [] outside git."""
+    done = git(root, "log", "--follow", f"-n{limit}", "--format=%h%x1f%aI%x1f%an%x1f%s", "--", str(path), timeout=10)
+    if done is None or done.returncode != 0:
+        return []
+    rows = []
+    for line in done.stdout.splitlines():
+        parts = line.split("\x1f")
+        if len(parts) == 4:
+            rows.append(dict(zip(("commit", "date", "author", "subject"), parts)))
+    return rows

@@ -63,9 +63,7 @@ def run(
     if text is None and tags is not None:
         body = None  # only the tags change
     else:
-        body = api.require_text(common.read_text_argument(text, initial=located.entry.body))
-        store.check_size(body)
-        api.check_secrets(body, allow_secret)
-    updated = store.update(located.agent, located.entry.id, body, tags)
+        body = common.read_text_argument(text, initial=located.entry.body)
+    updated = api.edit(store, located, body, tags, allow_secret)
     echo(f"updated {located.agent}/{updated.category} {updated.entry.id}", err=True)
     return 0

@@ -101,32 +101,9 @@ def run_inject(
 
 
 def _explain(sel, budget: int, block: str) -> None:
-    from memcli.recall.block import tokens
+    from memcli.recall.block import explain_lines
 
-    costs = sel.costs()
-    out = [f"inject: {tokens(block)} of {budget} tokens"]
-    out.append(f"  project: {costs['project']} tokens" + (" (truncated)" if sel.project_truncated else ""))
-    if sel.pinned:
-        ids = ", ".join(str(p.id) for p in sel.pinned)
-        out.append(f"  pinned: {ids} (shown first, cut only before the handoff); {costs['pinned']} tokens")
-    if sel.handoff:
-        out.append(f"  handoff: entry {sel.handoff.id}, {costs['handoff']} tokens")
-    for name in ("decisions", "lessons"):
-        items = getattr(sel, name)
-        listed = ", ".join(f"{i.id} (score {i.score})" if i.score else str(i.id) for i in items) or "none"
-        out.append(f"  {name}: {listed}" + (f"; {costs[name]} tokens" if items else ""))
-    out.append(
-        f"  open tasks: {len(sel.tasks)}, {costs['tasks']} tokens;"
-        f" snapshot messages: {len(sel.snapshot)}, {costs['snapshot']} tokens"
-    )
-    for name in ("pinned", "decisions", "lessons"):
-        for item in getattr(sel, name):
-            if item.stale:
-                out.append(f"  stale: {item.id} cites {', '.join(item.stale)}, gone from the work tree (ranked last)")
-    if sel.left_out:
-        out.append("  left out: " + "; ".join(sel.left_out))
-    out.append("  cut: " + ("; ".join(sel.cut) if sel.cut else "nothing"))
-    sys.stderr.write("\n".join(out) + "\n")
+    sys.stderr.write("\n".join(explain_lines(sel, budget, block)) + "\n")
 
 
 run = run_inject

@@ -1,0 +1,316 @@
+"""What the memory page shows and does, as plain data: every read and write goes through the same
+core as the CLI (``memcli.api``, ``recall.block``, ``upkeep.status``), so the page validates,
+refuses secrets and locks exactly as the commands do.  ``memcli.ui.server`` only carries it."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from memcli import api
+from memcli.errors import MemcliError
+from memcli.storage.store import ARCHIVED_TAG, PINNED_TAG, Store
+
+TYPE_CHECKING = False  # names for annotations only
+if TYPE_CHECKING:
+    from typing import Any
+
+PAGE = 20  # entries a page: the newest 20 come from the summary cache, whatever the memory holds
+MAX_PAGE = 200
+MONTH_MS = 1000 * 60 * 60 * 24 * 30
+
+
+def _int(value: Any, name: str, low: int, high: int, default: int) -> int:
+    if value in (None, ""):
+        return default
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise MemcliError(f"{name} must be a number, not {value!r}") from None
+    if not low <= n <= high:
+        raise MemcliError(f"{name} must be between {low} and {high}")
+    return n
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise MemcliError(f"{name} must be text")
+    return value
+
+
+def _opt(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def overview(store: Store) -> dict[str, Any]:
+    """What `memcli status` says, and the categories the page offers."""
+    from memcli.upkeep.status import full_status
+
+    report = full_status(store)
+    hidden = _hidden_counts(store, list(report["agents"]))
+    for name, info in report["agents"].items():
+        for category, row in info["categories"].items():
+            row["shown"] = row["entries"] - hidden.get((name, category), 0)
+    report["categories"] = list(store.categories)
+    return report
+
+
+def _hidden_counts(store: Store, agents: list[str]) -> dict[tuple[str, str], int]:
+    from memcli.search.summary import Summaries
+
+    summaries = Summaries(store)
+    out = {}
+    for a in agents:
+        for c in store.categories:
+            try:
+                out[(a, c)] = summaries.get(a, c).get("hidden", 0)
+            except MemcliError:
+                continue
+    return out
+
+
+def entry_row(store: Store, located: Any, newer: int | None = None) -> dict[str, Any]:
+    from memcli.storage.citations import cited_paths, missing
+
+    row = api.entry_json(located.agent, located.category, located.entry, newer)
+    row["stale"] = missing(str(store.layout.root), cited_paths(located.entry.body))
+    row["title"] = api.first_line(located.entry.body)
+    return row
+
+
+def page(store: Store, params: dict[str, str]) -> dict[str, Any]:
+    """One page of entries, newest first: an agent's, a category's, a tag's (archived and replaced
+    versions too with ``hidden``)."""
+    agent, category, tag = _opt(params.get("agent")), _opt(params.get("category")), _opt(params.get("tag"))
+    offset = _int(params.get("offset"), "offset", 0, 10_000_000, 0)
+    limit = _int(params.get("limit"), "limit", 1, MAX_PAGE, PAGE)
+    hidden = params.get("hidden") in ("1", "true")
+    rows = api.entries(store, agent, category, tag, offset + limit + 1, hidden)
+    chosen = rows[offset : offset + limit]
+    heads: dict[tuple[str, str], dict[int, int]] = {}
+    if hidden:
+        for key in {(r.agent, r.category) for r in chosen}:
+            heads[key] = api.versions(store, *key)
+    return {
+        "entries": [entry_row(store, r, heads.get((r.agent, r.category), {}).get(r.entry.id)) for r in chosen],
+        "offset": offset,
+        "more": len(rows) > offset + limit,
+    }
+
+
+def _entry_file(store: Store, agent: str, category: str, entry_id: int) -> str | None:
+    """The file that holds an entry (its own file, or a legacy category file), relative to the root."""
+    from memcli.storage import vault
+
+    folder = store.layout.category_dir(agent, category)
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.startswith(str(entry_id)) and n.endswith(".md"))
+    except OSError:
+        names = []
+    for name in names:
+        stem = name[: -len(".md")]
+        if stem == str(entry_id) or stem.startswith(f"{entry_id}-"):
+            return os.path.relpath(folder / name, store.layout.root)
+    legacy = store.layout.category_file(agent, category)
+    try:
+        if any(e.id == entry_id for e in vault.parse(legacy.read_text(encoding="utf-8"))):
+            return os.path.relpath(legacy, store.layout.root)
+    except (OSError, ValueError, MemcliError):
+        pass
+    return None
+
+
+def entry(store: Store, params: dict[str, str]) -> dict[str, Any]:
+    """One entry whole: its versions (what it replaced, what replaces it) and its git history."""
+    from memcli.git import repo
+    from memcli.storage.store import predecessors
+
+    agent = _text(params.get("agent"), "agent")
+    located = api.find_of(store, agent, api.parse_id(_text(params.get("id"), "id")))
+    newer = api.newest_version(store, located)
+    row = entry_row(store, located, newer)
+    row["replaces"] = predecessors(located.entry.tags)
+    path = _entry_file(store, located.agent, located.category, located.entry.id)
+    row["file"] = path
+    row["history"] = repo.file_log(store.layout.root, store.layout.root / path) if path else []
+    return row
+
+
+def search(store: Store, params: dict[str, str]) -> dict[str, Any]:
+    """``memcli search``'s ranking, a tag filter, and each snippet as (text, marked) pieces."""
+    query = _text(params.get("q", ""), "q")
+    agent, category, tag = _opt(params.get("agent")), _opt(params.get("category")), _opt(params.get("tag"))
+    limit = _int(params.get("limit"), "limit", 1, MAX_PAGE, 20)
+    if not query.strip():
+        return {"hits": [], "notice": None}
+    hits, notice = api.search(store, query, agent, category, MAX_PAGE if tag else limit)
+    if tag:
+        wanted = tag.lstrip("#").lower()
+        hits = [h for h in hits if wanted in {t.lower() for t in h.tags}][:limit]
+    out = []
+    for h in hits:
+        row = h.to_json()
+        row["pieces"] = _pieces(h.snippet)
+        row["title"] = api.first_line(h.body)
+        out.append(row)
+    return {"hits": out, "notice": notice}
+
+
+def _pieces(snippet: str) -> list[list[Any]]:
+    """A snippet whose matches are marked ``\\x00...\\x01`` as [text, marked] pieces."""
+    out: list[list[Any]] = []
+    for n, part in enumerate(snippet.split("\x00")):
+        marked, _, rest = part.partition("\x01") if n else ("", "", part)
+        if marked:
+            out.append([marked, True])
+        if rest:
+            out.append([rest, False])
+    return out
+
+
+def preview(store: Store, params: dict[str, str]) -> dict[str, Any]:
+    """The block ``memcli inject AGENT TASK --budget N`` prints, what each section costs, and the
+    ``--explain`` account."""
+    from memcli.recall import block
+
+    agent = _text(params.get("agent"), "agent")
+    task = _text(params.get("task", ""), "task")
+    budget = _int(params.get("budget"), "budget", 1, 10_000_000, store.config.inject_budget)
+    warnings: list[str] = []
+    sel, budget = block.build(store.layout, agent, task, budget, False, warnings.append, explain=True)
+    text = sel.render()
+    return {
+        "block": text,
+        "tokens": block.tokens(text),
+        "budget": budget,
+        "costs": sel.costs(),
+        "explain": block.explain_lines(sel, budget, text),
+        "warnings": warnings,
+    }
+
+
+def timeline(store: Store) -> dict[str, Any]:
+    """Entries made per month (an id is its creation time in ms), by category and by agent, and
+    what compaction last did."""
+    from memcli.upkeep import compact_log
+
+    by_category: dict[str, dict[str, int]] = {}
+    by_agent: dict[str, dict[str, int]] = {}
+    for a in store.agents():
+        for c in store.categories:
+            for entry_id in _ids(store, a, c):
+                month = time.strftime("%Y-%m", time.gmtime(entry_id / 1000)) if entry_id > 10**11 else "undated"
+                by_category.setdefault(month, {}).setdefault(c, 0)
+                by_category[month][c] += 1
+                by_agent.setdefault(month, {}).setdefault(a, 0)
+                by_agent[month][a] += 1
+    months = sorted(by_category)
+    return {
+        "months": months,
+        "by_category": by_category,
+        "by_agent": by_agent,
+        "last_compaction": compact_log.last_run(store),
+    }
+
+
+def _ids(store: Store, agent: str, category: str) -> list[int]:
+    """The ids of a category, from its entry files' names (no file read); a legacy category file is read."""
+    ids = []
+    folder = store.layout.category_dir(agent, category)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        names = []
+    for name in names:
+        head = name.split("-", 1)[0].removesuffix(".md")
+        if name.endswith(".md") and head.isdigit():
+            ids.append(int(head))
+    if store.layout.category_file(agent, category).is_file():
+        try:
+            ids.extend(e.id for e in store.read(agent, category) if e.id is not None)
+        except MemcliError:
+            pass
+        ids = list(set(ids))
+    return ids
+
+
+# -- writes: each is what the CLI command of that name does ------------------------------------
+
+
+def write(store: Store, action: str, body: dict[str, Any]) -> dict[str, Any]:
+    handler = WRITES.get(action)
+    if handler is None:
+        raise MemcliError(f"unknown action {action!r}")
+    return handler(store, body)
+
+
+def _located(store: Store, body: dict[str, Any]) -> Any:
+    return api.find_of(store, _text(body.get("agent"), "agent"), api.parse_id(body.get("id", "")))
+
+
+def _tags(body: dict[str, Any]) -> list[str]:
+    tags = body.get("tags") or []
+    if isinstance(tags, str):
+        tags = tags.replace(",", " ").split()
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise MemcliError("tags must be a list of words")
+    return tags
+
+
+def _add(store: Store, body: dict[str, Any]) -> dict[str, Any]:
+    agent, category = _text(body.get("agent"), "agent"), _text(body.get("category"), "category")
+    text = _text(body.get("text"), "text")
+    store.check(agent, category)
+    copy = api.existing_copy(store, agent, category, text)
+    if copy is not None:
+        return {"id": copy.entry.id, "copy": True, "message": f"already stored as entry {copy.entry.id}"}
+    e = api.add(store, agent, category, text, _tags(body))
+    return {"id": e.id, "message": f"added entry {e.id}"}
+
+
+def _edit(store: Store, body: dict[str, Any]) -> dict[str, Any]:
+    located = _located(store, body)
+    tags = _tags(body) if "tags" in body else None
+    done = api.edit(store, located, _text(body.get("text"), "text"), tags)
+    return {"id": done.entry.id, "message": f"saved entry {done.entry.id}"}
+
+
+def _remove(store: Store, body: dict[str, Any]) -> dict[str, Any]:
+    located = _located(store, body)
+    store.remove(located.agent, [located.entry.id])
+    return {"id": located.entry.id, "message": f"removed entry {located.entry.id}"}
+
+
+def _done(store: Store, body: dict[str, Any]) -> dict[str, Any]:
+    located = _located(store, body)
+    ticked = api.mark_done(store, located, _opt(body.get("text")))
+    return {"id": located.entry.id, "message": f"done: {'; '.join(ticked)}"}
+
+
+def _supersede(store: Store, body: dict[str, Any]) -> dict[str, Any]:
+    located = _located(store, body)
+    new = api.supersede(store, located, _text(body.get("text"), "text"), _tags(body))
+    return {"id": new.id, "message": f"entry {located.entry.id} superseded by {new.id}"}
+
+
+def _flag(tag: str, on: bool, word: str):
+    def run(store: Store, body: dict[str, Any]) -> dict[str, Any]:
+        located = _located(store, body)
+        [(after, changed)] = api.set_flag(store, {located.agent: [located]}, tag, on)
+        said = word if changed else f"already {word}" if on else f"not {word.removeprefix('un')}"
+        return {"id": after.entry.id, "message": f"entry {after.entry.id}: {said}"}
+
+    return run
+
+
+WRITES = {
+    "add": _add,
+    "edit": _edit,
+    "rm": _remove,
+    "done": _done,
+    "supersede": _supersede,
+    "archive": _flag(ARCHIVED_TAG, True, "archived"),
+    "unarchive": _flag(ARCHIVED_TAG, False, "unarchived"),
+    "pin": _flag(PINNED_TAG, True, "pinned"),
+    "unpin": _flag(PINNED_TAG, False, "unpinned"),
+}
