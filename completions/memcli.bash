@@ -21,7 +21,7 @@ _memcli() {
         --format|-f) COMPREPLY=($(compgen -W "text json" -- "$cur")); return;;
     esac
     if [ -z "$cmd" ]; then
-        COMPREPLY=($(compgen -W "add archive checkpoint compact done edit init inject list mcp migrate pin recover resolve rm search setup show status supersede unarchive unpin --dir --version --help -h" -- "$cur"))
+        COMPREPLY=($(compgen -W "add archive checkpoint compact done edit init inject list mcp migrate pin recover resolve rm search setup show status supersede ui unarchive unpin --dir --version --help -h" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -166,6 +166,11 @@ _memcli() {
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
+            fi
+            ;;
+        ui)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--port -p --no-open --read-only --dir --help -h" -- "$cur")); return
             fi
             ;;
         unarchive)

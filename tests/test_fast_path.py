@@ -115,6 +115,17 @@ CASES = {
     "status": [[], ["dev"], ["dev", "--json"], ["a", "b"]],
     "setup": [["claude-code"], ["cursor", "--agent", "fe", "--remove", "-q"], ["codex", "-a", "x"], [], ["a", "b"]],
     "mcp": [[], ["x"], ["--dir", "/tmp"]],
+    "ui": [
+        [],
+        ["--port", "0", "--no-open", "--read-only"],
+        ["-p", "9000"],
+        ["--port"],
+        ["--port", "x"],
+        ["--port", "-1"],
+        ["--port", "70000"],
+        ["x"],
+        ["--no-open", "--nope"],
+    ],
 }
 
 

@@ -212,16 +212,16 @@ def serve(store: Store, port: int, open_browser: bool, read_only: bool) -> int:
             raise MemcliError(f"port {port} is in use by another program; choose another with --port") from None
         raise MemcliError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
     mode = " (read-only)" if read_only else ""
-    sys.stdout.write(f"memcli ui{mode}: {server.url}\n(Ctrl-C stops it)\n")
-    sys.stdout.flush()
-    if open_browser:
-        import webbrowser
+    try:  # a Ctrl-C at any moment from here stops it cleanly
+        sys.stdout.write(f"memcli ui{mode}: {server.url}\n(Ctrl-C stops it)\n")
+        sys.stdout.flush()
+        if open_browser:
+            import webbrowser
 
-        try:
-            webbrowser.open(server.url)
-        except Exception:
-            pass  # the URL is printed
-    try:
+            try:
+                webbrowser.open(server.url)
+            except Exception:
+                pass  # the URL is printed
         server.serve_forever()
     except KeyboardInterrupt:
         sys.stdout.write("memcli ui stopped\n")
