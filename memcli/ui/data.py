@@ -47,25 +47,28 @@ def overview(store: Store) -> dict[str, Any]:
     from memcli.upkeep.status import full_status
 
     report = full_status(store)
-    hidden = _hidden_counts(store, list(report["agents"]))
+    shown = _shown_counts(store, list(report["agents"]))
     for name, info in report["agents"].items():
         for category, row in info["categories"].items():
-            row["shown"] = row["entries"] - hidden.get((name, category), 0)
+            row["shown"] = shown.get((name, category), row["entries"])
     report["categories"] = list(store.categories)
     return report
 
 
-def _hidden_counts(store: Store, agents: list[str]) -> dict[tuple[str, str], int]:
+def _shown_counts(store: Store, agents: list[str], categories: list[str] | None = None) -> dict[tuple[str, str], int]:
+    """Entries shown per agent and category (not archived, not replaced), from the summary cache."""
     from memcli.search.summary import Summaries
 
     summaries = Summaries(store)
     out = {}
     for a in agents:
-        for c in store.categories:
+        for c in categories or store.categories:
             try:
-                out[(a, c)] = summaries.get(a, c).get("hidden", 0)
+                info = summaries.get(a, c)
             except MemcliError:
                 continue
+            out[(a, c)] = info["entries"] - info.get("hidden", 0)
+    summaries.save()
     return out
 
 
@@ -85,7 +88,16 @@ def page(store: Store, params: dict[str, str]) -> dict[str, Any]:
     offset = _int(params.get("offset"), "offset", 0, 10_000_000, 0)
     limit = _int(params.get("limit"), "limit", 1, MAX_PAGE, PAGE)
     hidden = params.get("hidden") in ("1", "true")
-    rows = api.entries(store, agent, category, tag, offset + limit + 1, hidden)
+    from memcli.search.summary import HEAD
+
+    if not tag and not hidden and offset + limit <= HEAD:  # the newest: from the summary cache
+        store.check(agent, category)
+        rows = api.entries(store, agent, category, None, offset + limit)
+        counts = _shown_counts(store, [agent] if agent else store.agents(), [category] if category else None)
+        more = sum(counts.values()) > offset + limit
+    else:  # deeper pages, a tag, hidden versions: every file of the scope is read
+        rows = api.entries(store, agent, category, tag, None, hidden)
+        more = len(rows) > offset + limit
     chosen = rows[offset : offset + limit]
     heads: dict[tuple[str, str], dict[int, int]] = {}
     if hidden:
@@ -94,7 +106,7 @@ def page(store: Store, params: dict[str, str]) -> dict[str, Any]:
     return {
         "entries": [entry_row(store, r, heads.get((r.agent, r.category), {}).get(r.entry.id)) for r in chosen],
         "offset": offset,
-        "more": len(rows) > offset + limit,
+        "more": more,
     }
 
 

@@ -454,6 +454,7 @@ const start = guarded(async () => {
   $("root").textContent = overview.root;
   fillSelects();
   renderAgents();
+  document.body.dataset.readyMs = String(Math.round(performance.now())); // since the navigation started
   document.body.dataset.ready = "1";
 });
 
