@@ -489,3 +489,35 @@ def test_a_page_from_another_origin_cannot_read_or_write(browser, served: UI, tm
     context.close()
     assert result[0] != 200 and result[1] != 200, result
     assert len(entry_files(served.root, "web", "lessons")) == before
+
+
+def test_read_only_page_shows_no_write_button(browser, mem: Path):
+    run("add", "dev", "tasks", "- [ ] one", cwd=mem, check=True)
+    server = UI(mem, "--read-only")
+    context = browser.new_context()
+    try:
+        pg = context.new_page()
+        pg.goto(server.url)
+        pg.wait_for_selector("body[data-ready='1']")
+        assert pg.inner_text("#mode") == "read-only"
+        assert not pg.locator("#new-entry").is_visible()
+        pg.locator("#entries article.entry").first.click()
+        pg.wait_for_selector("#detail:not([hidden])")
+        for button in ("#act-edit", "#act-rm", "#act-done", "#act-pin", "#act-archive", "#act-supersede"):
+            assert not pg.locator(button).is_visible(), button
+    finally:
+        context.close()
+        server.stop()
+
+
+def test_what_changes_on_disk_while_it_runs_is_shown_and_no_memory_is_one_line(ui: UI, mem: Path, tmp_path: Path):
+    run("add", "dev", "lessons", "written by the CLI while the page runs", cwd=mem, check=True)
+    rows = ui.request("GET", "/api/entries?agent=dev&category=lessons")[1]["entries"]
+    assert [r["body"] for r in rows] == ["written by the CLI while the page runs"]
+    (mem / ".memory" / "config.toml").write_text("this is not toml [")
+    status, data, _ = ui.request("GET", "/api/overview")
+    assert status == 400 and "config.toml" in data["error"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run("ui", "--no-open", cwd=empty, process=True)
+    assert result.returncode == 1 and result.stderr.count("\n") == 1 and "memcli init" in result.stderr

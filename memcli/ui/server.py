@@ -24,7 +24,7 @@ from memcli.storage.store import Store
 
 TYPE_CHECKING = False  # names for annotations only
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Callable
 
 SERVER_NAME = "memcli-ui"
 DEFAULT_PORT = 8377
@@ -48,8 +48,8 @@ class UIServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True  # a restart right after a stop binds again; a live listener still refuses
 
-    def __init__(self, store: Store, port: int, read_only: bool = False, token: str | None = None):
-        self.store = store
+    def __init__(self, open_store: Callable[[], Store], port: int, read_only: bool = False, token: str | None = None):
+        self.open_store = open_store  # a Store a request: the config and the files as they are then
         self.read_only = read_only
         self.token = token or secrets.token_urlsafe(24)
         super().__init__(("127.0.0.1", port), Handler)
@@ -65,6 +65,7 @@ class UIServer(ThreadingHTTPServer):
 class Handler(BaseHTTPRequestHandler):
     server: UIServer
     server_version = SERVER_NAME
+    timeout = 60  # a connection that sends nothing for a minute is closed
     sys_version = ""
     protocol_version = "HTTP/1.1"
 
@@ -140,11 +141,12 @@ class Handler(BaseHTTPRequestHandler):
         if handler is None:
             self._refuse(404, f"no such page: {parts.path}")
             return
-        self._answer(lambda: handler(self.server.store, query))
+        self._answer(lambda: handler(self.server.open_store(), query))
 
     do_HEAD = do_GET
 
     def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+        self.close_connection = True  # whatever of the body is not read never reaches the next request
         parts = urlsplit(self.path)
         if not self._allowed({}):  # a write takes the token from the header only
             return
@@ -168,7 +170,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         try:
             body = json.loads(self.rfile.read(length) or b"{}")
-        except ValueError:
+        except (ValueError, RecursionError):
             self._refuse(400, "the request is not JSON")
             return
         if not isinstance(body, dict):
@@ -176,7 +178,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         from memcli.ui import data
 
-        self._answer(lambda: data.write(self.server.store, action, body))
+        self._answer(lambda: data.write(self.server.open_store(), action, body))
 
     def _answer(self, produce) -> None:
         try:
@@ -204,9 +206,10 @@ def running_elsewhere(port: int) -> bool:
     return server.startswith(SERVER_NAME)
 
 
-def serve(store: Store, port: int, open_browser: bool, read_only: bool) -> int:
+def serve(open_store: Callable[[], Store], port: int, open_browser: bool, read_only: bool) -> int:
+    open_store()  # a missing .memory/ is said before anything listens
     try:
-        server = UIServer(store, port, read_only)
+        server = UIServer(open_store, port, read_only)
     except OSError as exc:
         import errno
 

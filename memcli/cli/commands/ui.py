@@ -47,4 +47,4 @@ def run(dir_option: str | None, port: int = 8377, no_open: bool = False, read_on
     from memcli.cli import common
     from memcli.ui.server import serve
 
-    return serve(common.open_store(dir_option), port, not no_open, read_only)
+    return serve(lambda: common.open_store(dir_option), port, not no_open, read_only)
