@@ -271,7 +271,7 @@ def _tags(body: dict[str, Any]) -> list[str]:
 
 def _add(store: Store, body: dict[str, Any]) -> dict[str, Any]:
     agent, category = _text(body.get("agent"), "agent"), _text(body.get("category"), "category")
-    text = _text(body.get("text"), "text")
+    text = api.require_text(api.check_text(_text(body.get("text"), "text")))
     store.check(agent, category)
     copy = api.existing_copy(store, agent, category, text)
     if copy is not None:
