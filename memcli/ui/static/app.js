@@ -394,7 +394,7 @@ function stacked(box, months, counts) {
   if (!months.length) { box.append(el("p", { class: "dim" }, "No entries yet.")); return; }
   const width = 640, height = 180, pad = 24;
   const max = Math.max(1, ...months.map((m) => Object.values(counts[m] || {}).reduce((a, b) => a + b, 0)));
-  const step = (width - pad) / months.length;
+  const step = Math.min(48, (width - pad) / months.length); // one month alone is a bar, not the whole width
   const chart = svg("svg", { viewBox: `0 0 ${width} ${height + 30}`, width: "100%", role: "img" });
   months.forEach((m, i) => {
     let y = height;
