@@ -73,15 +73,14 @@ function guarded(fn) {
 
 // -- Markdown, rendered as DOM nodes ---------------------------------------------------------
 
-const INLINE = /(`[^`]+`)|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*)|(!?\[[^\]]*\]\([^)\s]*\))/;
+const INLINE = /(`[^`]+`)|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*)|(!?\[[^\]]*\]\([^)\s]*\))/g;
 
 function inline(text) {
   const out = [];
-  let rest = text;
-  while (rest) {
-    const m = INLINE.exec(rest);
-    if (!m) { out.push(rest); break; }
-    if (m.index) out.push(rest.slice(0, m.index));
+  let at = 0;
+  INLINE.lastIndex = 0;
+  for (let m = INLINE.exec(text); m; m = INLINE.exec(text)) { // one pass over the text
+    if (m.index > at) out.push(text.slice(at, m.index));
     const token = m[0];
     if (m[1]) out.push(el("code", {}, token.slice(1, -1)));
     else if (m[2]) out.push(el("strong", {}, token.slice(2, -2)));
@@ -97,8 +96,9 @@ function inline(text) {
         out.push(token); // an image or a link of another scheme (javascript:, data:) stays text
       }
     }
-    rest = rest.slice(m.index + token.length);
+    at = m.index + token.length;
   }
+  if (at < text.length) out.push(text.slice(at));
   return out;
 }
 
