@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from .conftest import clean_env, entry_files, git, run
+from .conftest import clean_env, entry_files, git, lock_held, run
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 XSS = [
@@ -524,3 +524,18 @@ def test_what_changes_on_disk_while_it_runs_is_shown_and_no_memory_is_one_line(u
     empty.mkdir()
     result = run("ui", "--no-open", cwd=empty, process=True)
     assert result.returncode == 1 and result.stderr.count("\n") == 1 and "memcli init" in result.stderr
+
+
+def test_a_write_while_another_process_holds_the_lock_or_through_a_symlink_writes_nothing(ui: UI, tmp_path: Path):
+    before = {p: p.read_bytes() for p in (ui.root / ".memory").rglob("*.md")}
+    with lock_held(ui.root):
+        status, data = ui.write("add", {"agent": "dev", "category": "lessons", "text": "while locked"})
+    assert status == 400 and "lock" in data["error"] and "\n" not in data["error"], data
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (ui.root / ".memory" / "dev" / "lessons").symlink_to(outside)
+    status, data = ui.write("add", {"agent": "dev", "category": "lessons", "text": "through a symlink"})
+    assert status == 400 and "\n" not in data["error"], data
+    assert not list(outside.iterdir())
+    assert {p: p.read_bytes() for p in (ui.root / ".memory").rglob("*.md")} == before
+    assert ui.request("GET", "/api/overview")[0] == 200  # still serving
