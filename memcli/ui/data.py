@@ -9,7 +9,7 @@ import time
 
 from memcli import api
 from memcli.errors import MemcliError
-from memcli.storage.store import ARCHIVED_TAG, PINNED_TAG, Store
+from memcli.storage.store import ARCHIVED_TAG, PINNED_TAG, Located, Store, read_vault_file
 
 TYPE_CHECKING = False  # names for annotations only
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ def _shown_counts(store: Store, agents: list[str], categories: list[str] | None 
     return out
 
 
-def entry_row(store: Store, located: Any, newer: int | None = None) -> dict[str, Any]:
+def entry_row(store: Store, located: Located, newer: int | None = None) -> dict[str, Any]:
     from memcli.storage.citations import cited_paths, missing
 
     row = api.entry_json(located.agent, located.category, located.entry, newer)
@@ -91,7 +91,6 @@ def page(store: Store, params: dict[str, str]) -> dict[str, Any]:
     from memcli.search.summary import HEAD
 
     if not tag and not hidden and offset + limit <= HEAD:  # the newest: from the summary cache
-        store.check(agent, category)
         rows = api.entries(store, agent, category, None, offset + limit)
         counts = _shown_counts(store, [agent] if agent else store.agents(), [category] if category else None)
         more = sum(counts.values()) > offset + limit
@@ -112,8 +111,6 @@ def page(store: Store, params: dict[str, str]) -> dict[str, Any]:
 
 def _entry_file(store: Store, agent: str, category: str, entry_id: int) -> str | None:
     """The file that holds an entry (its own file, or a legacy category file), relative to the root."""
-    from memcli.storage import vault
-
     folder = store.layout.category_dir(agent, category)
     try:
         names = sorted(n for n in os.listdir(folder) if n.startswith(str(entry_id)) and n.endswith(".md"))
@@ -124,10 +121,10 @@ def _entry_file(store: Store, agent: str, category: str, entry_id: int) -> str |
         if stem == str(entry_id) or stem.startswith(f"{entry_id}-"):
             return os.path.relpath(folder / name, store.layout.root)
     legacy = store.layout.category_file(agent, category)
-    try:
-        if any(e.id == entry_id for e in vault.parse(legacy.read_text(encoding="utf-8"))):
+    try:  # read as every vault file is: never through a symlink that leads outside .memory/
+        if any(e.id == entry_id for e in read_vault_file(legacy, store.layout.memory)):
             return os.path.relpath(legacy, store.layout.root)
-    except (OSError, ValueError, MemcliError):
+    except MemcliError:
         pass
     return None
 
@@ -256,7 +253,7 @@ def write(store: Store, action: str, body: dict[str, Any]) -> dict[str, Any]:
     return handler(store, body)
 
 
-def _located(store: Store, body: dict[str, Any]) -> Any:
+def _located(store: Store, body: dict[str, Any]) -> Located:
     return api.find_of(store, _text(body.get("agent"), "agent"), api.parse_id(body.get("id", "")))
 
 
