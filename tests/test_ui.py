@@ -230,6 +230,12 @@ def test_the_page_and_the_cli_read_the_same_memory(ui: UI, mem: Path):
     block = run("inject", "dev", "login redirect", "--budget", "60", cwd=mem, check=True).stdout
     preview = ui.request("GET", "/api/preview?agent=dev&task=login+redirect&budget=60")[1]
     assert preview["block"] == block and preview["tokens"] <= 60 and preview["explain"][0].startswith("inject:")
+    first = page[0]["id"]
+    assert ui.write("archive", {"agent": "dev", "id": first})[0] == 200
+    row = ui.request("GET", "/api/overview")[1]["agents"]["dev"]["categories"]["lessons"]
+    assert (row["entries"], row["hidden"], row["shown"]) == (3, 1, 2)  # as `status --json` counts them
+    listed = ui.request("GET", "/api/entries?agent=dev&category=lessons")[1]
+    assert first not in [r["id"] for r in listed["entries"]] and listed["more"] is False
 
 
 # -- the page, in a real browser -----------------------------------------------------------------

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
 PAGE = 20  # entries a page: the newest 20 come from the summary cache, whatever the memory holds
 MAX_PAGE = 200
-MONTH_MS = 1000 * 60 * 60 * 24 * 30
 
 
 def _int(value: Any, name: str, low: int, high: int, default: int) -> int:
@@ -47,29 +46,28 @@ def overview(store: Store) -> dict[str, Any]:
     from memcli.upkeep.status import full_status
 
     report = full_status(store)
-    shown = _shown_counts(store, list(report["agents"]))
-    for name, info in report["agents"].items():
-        for category, row in info["categories"].items():
-            row["shown"] = shown.get((name, category), row["entries"])
+    for info in report["agents"].values():
+        for row in info["categories"].values():
+            row["shown"] = row["entries"] - row.get("hidden", 0)
     report["categories"] = list(store.categories)
     return report
 
 
-def _shown_counts(store: Store, agents: list[str], categories: list[str] | None = None) -> dict[tuple[str, str], int]:
-    """Entries shown per agent and category (not archived, not replaced), from the summary cache."""
+def _shown(store: Store, agent: str | None, category: str | None) -> int:
+    """How many entries `list` shows for an agent and a category (None: all), from the summary cache."""
     from memcli.search.summary import Summaries
 
     summaries = Summaries(store)
-    out = {}
-    for a in agents:
-        for c in categories or store.categories:
+    total = 0
+    for a in [agent] if agent else store.agents():
+        for c in [category] if category else store.categories:
             try:
                 info = summaries.get(a, c)
-            except MemcliError:
+            except MemcliError:  # an unreadable file: api.entries has said so
                 continue
-            out[(a, c)] = info["entries"] - info.get("hidden", 0)
+            total += info["entries"] - info["hidden"]
     summaries.save()
-    return out
+    return total
 
 
 def entry_row(store: Store, located: Located, newer: int | None = None) -> dict[str, Any]:
@@ -92,8 +90,7 @@ def page(store: Store, params: dict[str, str]) -> dict[str, Any]:
 
     if not tag and not hidden and offset + limit <= HEAD:  # the newest: from the summary cache
         rows = api.entries(store, agent, category, None, offset + limit)
-        counts = _shown_counts(store, [agent] if agent else store.agents(), [category] if category else None)
-        more = sum(counts.values()) > offset + limit
+        more = _shown(store, agent, category) > offset + limit
     else:  # deeper pages, a tag, hidden versions: every file of the scope is read
         rows = api.entries(store, agent, category, tag, None, hidden)
         more = len(rows) > offset + limit

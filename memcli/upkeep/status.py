@@ -38,7 +38,8 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
                 report["problems"].append(exc.message)
                 categories[c] = {"entries": 0, "newest": None, "error": exc.message}
                 continue
-            categories[c] = {"entries": info["entries"], "newest": info["newest"]}
+            # hidden: archived, or replaced by a newer version (`list` leaves them out)
+            categories[c] = {"entries": info["entries"], "hidden": info["hidden"], "newest": info["newest"]}
             for entry_id, paths in info.get("cites", ()):
                 gone = missing(root, paths)
                 if gone:
