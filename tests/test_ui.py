@@ -230,6 +230,10 @@ def test_the_page_and_the_cli_read_the_same_memory(ui: UI, mem: Path):
     block = run("inject", "dev", "login redirect", "--budget", "60", cwd=mem, check=True).stdout
     preview = ui.request("GET", "/api/preview?agent=dev&task=login+redirect&budget=60")[1]
     assert preview["block"] == block and preview["tokens"] <= 60 and preview["explain"][0].startswith("inject:")
+    usage = mem / ".memory" / ".vault" / "usage.json"
+    recorded = usage.read_bytes()  # what the CLI's inject showed counts as used; a preview does not
+    assert ui.request("GET", "/api/preview?agent=dev&task=rollout+canary&budget=60")[0] == 200
+    assert usage.read_bytes() == recorded
     first = page[0]["id"]
     assert ui.write("archive", {"agent": "dev", "id": first})[0] == 200
     row = ui.request("GET", "/api/overview")[1]["agents"]["dev"]["categories"]["lessons"]

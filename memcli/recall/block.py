@@ -430,6 +430,7 @@ def build(
     instructions: bool | str,
     warn: Callable[[str], None],
     explain: bool = False,
+    record_use: bool = True,
 ) -> tuple[Selection, int]:
     """The selection for an agent and a command, fitted to the budget; never raises MemcliError."""
     from memcli.config import Config, load_config
@@ -450,7 +451,7 @@ def build(
             store = None  # the project text only
     budget = budget or (store.config.inject_budget if store else Config().inject_budget)
     sel = fit(gather(store, layout, agent, command, instructions, warn, explain), budget)
-    if store is not None:  # what the block shows counts as used: compaction keeps it longer
+    if store is not None and record_use:  # what the block shows counts as used: compaction keeps it longer
         from memcli.storage import usage
 
         shown = [i.id for name in ("pinned", "decisions", "lessons") for i in getattr(sel, name) if i.id]

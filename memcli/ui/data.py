@@ -183,7 +183,8 @@ def preview(store: Store, params: dict[str, str]) -> dict[str, Any]:
     task = _text(params.get("task", ""), "task")
     budget = _int(params.get("budget"), "budget", 1, 10_000_000, store.config.inject_budget)
     warnings: list[str] = []
-    sel, budget = block.build(store.layout, agent, task, budget, False, warnings.append, explain=True)
+    # a preview is not a use: it leaves compaction's record of what agents were shown as it is
+    sel, budget = block.build(store.layout, agent, task, budget, False, warnings.append, True, record_use=False)
     text = sel.render()
     return {
         "block": text,
