@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 from collections import defaultdict
 from pathlib import Path
 
@@ -51,18 +52,28 @@ def load(locomo: Path, out: Path) -> tuple[list[dict], list[dict]]:
     return memories, queries
 
 
+def session_id(when: str) -> int:
+    """The id memcli gives an entry written at a session's time (``1:56 pm on 8 May, 2023``)."""
+    moment = datetime.strptime(when, "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+    return int(moment.timestamp()) * 1000
+
+
 def build_memory(root: Path, memories: list[dict]) -> dict[tuple[str, int], str]:
-    """Write one vault file per conversation; return (agent, entry id) -> dia_id."""
+    """Write one entry file per turn, one agent per conversation, each entry's id the time of its
+    session (one second apart within it), as memcli dates what it writes; return (agent, entry
+    id) -> dia_id."""
     (root / ".memory" / ".vault").mkdir(parents=True)
     by_agent: dict[str, list[Entry]] = defaultdict(list)
     ids: dict[tuple[str, int], str] = {}
-    base = 1_700_000_000_000
-    for n, m in enumerate(memories):
+    turn, session = 0, None
+    for m in memories:
         agent = m["sample_id"].lower()
         body = f'{m["speaker"]} said, "{m["text"]}"'
         if m.get("blip_caption"):
             body += f" and shared {m['blip_caption']}"
-        entry = Entry(base + n, None, [], body)
+        turn = turn + 1 if (agent, m["session"]) == session else 0
+        session = (agent, m["session"])
+        entry = Entry(session_id(m["session_date_time"]) + turn * 1000, None, [], body)
         by_agent[agent].append(entry)
         ids[(agent, entry.id)] = m["dia_id"]
     for agent, entries in by_agent.items():  # one file per memory, as memcli writes them

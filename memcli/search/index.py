@@ -48,7 +48,7 @@ from memcli.search.ranking import (
     read_hits,
     make_schema,
 )
-from memcli.search.words import identifiers, stemmed_texts
+from memcli.search.words import TIMED, entry_date_terms, identifiers, says_when, stemmed_texts
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -159,6 +159,11 @@ class SearchIndex:
                 "context": contexts[i],
                 "entry": f"{e.id}{sep}{e.date or e.header_date}{sep}{tags}{sep}{e.body}".encode(),
             }
+            when = entry_date_terms(e.date or e.header_date)
+            if says_when(e.body):
+                when = f"{when} {TIMED}"
+            if when:
+                fields["when"] = when
             idents = identifiers(f"{e.body} {tags}")
             if idents:
                 fields["idents"] = " ".join(idents)

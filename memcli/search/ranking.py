@@ -14,6 +14,10 @@ from memcli.search.snippets import Matcher, make_snippet
 from memcli.search.words import (
     STOPWORDS,
     analyze,
+    TIMED,
+    asks_when,
+    date_terms,
+    days_after,
     identifier_words,
     identifiers,
     near_function_word,
@@ -45,6 +49,16 @@ PREFIX_BONUS = 0.5
 FUZZY_FACTOR = 0.45
 CONTEXT_SPAN = 2  # neighbours on each side (tuned on LoCoMo conversations 1-5: bench/RESULTS.md)
 CONTEXT_WEIGHT = 1.3
+# A date the query names (words.date_terms: "in March", "December 2023", "on 13 October 2023")
+# adds DATE_WEIGHT x the date term's IDF to the entries written then (for a day, that day or the
+# DAYS_AFTER days after it: what happened is often written down the day after), so that they
+# rank above entries of other times that say the same; search also finds an entry written then
+# that matches nothing else (inject does not).  A query that asks when (words.asks_when) adds TIMED_WEIGHT x IDF to
+# entries that say when (words.says_when: "yesterday", "last week", a weekday, a month, a year),
+# among those that match its words.  Both chosen on LoCoMo conversations 1-5 (bench/RESULTS.md).
+DATE_WEIGHT = 4.0
+DAYS_AFTER = 1
+TIMED_WEIGHT = 3.0
 # An entry that holds an identifier of the query exactly (``item4321``, ``ERR_CONN_RESET``,
 # ``pkg.mod.func``, ``fetchUser``, a hash: words.identifiers and words.identifier_words) ranks
 # above every entry that holds fewer of them, whatever else matches: each one held adds more than
@@ -53,7 +67,9 @@ CONTEXT_WEIGHT = 1.3
 # in-memory one compare), times the query's words (build_query).
 _MAX_IDF = math.log(1 + (2**32 + 0.5) / 0.5)
 WORD_CEILING = (
-    _MAX_IDF * (2.2 + 2.2 * CONTEXT_WEIGHT + TAG_WEIGHT + WORD_MATCH_WEIGHT * (1 + FUZZY_FACTOR)) + PREFIX_BONUS
+    _MAX_IDF
+    * (2.2 + 2.2 * CONTEXT_WEIGHT + TAG_WEIGHT + WORD_MATCH_WEIGHT * (1 + FUZZY_FACTOR) + DATE_WEIGHT + TIMED_WEIGHT)
+    + PREFIX_BONUS
 )
 
 
@@ -73,6 +89,9 @@ def make_schema() -> tv.Schema:
     # The compound identifiers of body and tags, whole and lower-cased (words.identifiers): the
     # body field holds only their parts.  Read by identifier_queries (see WORD_CEILING).
     sb.add_text_field("idents", stored=False, tokenizer_name="whitespace", index_option="basic")
+    # When the entry was written (its header date) as terms: year, month name, year-month, day,
+    # day of the year (words.entry_date_terms), for the dates a query names (DATE_WEIGHT).
+    sb.add_text_field("when", stored=False, tokenizer_name="whitespace", index_option="basic")
     # What a hit shows, never searched, in one stored value (fewer fields: a faster build):
     # id, date, tags and the body as written, joined by ENTRY_SEPARATOR (the first three never hold it).
     sb.add_bytes_field("entry", stored=True, indexed=False)
@@ -232,6 +251,21 @@ def build_query(
         if config.search_prefix and len(word) >= 3:
             prefix = tv.Query.fuzzy_term_query(schema, "body", word, 0, True, True)
             clause(main, f"{word}… (prefix)", tv.Query.boost_query(prefix, PREFIX_BONUS))
+    dates = main if neighbours else boost  # inject: a date alone makes nothing relevant
+    for term in date_terms(text):
+        for day in days_after(term, DAYS_AFTER):
+            dated = searcher.doc_freq("when", day)
+            if dated:
+                written = tv.Query.term_query(schema, "when", day)
+                clause(
+                    dates,
+                    f"{day} (written then)",
+                    tv.Query.const_score_query(written, DATE_WEIGHT * _idf(total, dated)),
+                )
+    timed = searcher.doc_freq("when", TIMED) if asks_when(text) else 0
+    if timed:  # ranks entries that match already: a time word alone says nothing of the question
+        says = tv.Query.term_query(schema, "when", TIMED)
+        clause(boost, "says when", tv.Query.const_score_query(says, TIMED_WEIGHT * _idf(total, timed)))
     tier = WORD_CEILING * (len(words) + 1) * 2  # above every other clause (idents' own words included)
     for ident, held_exactly in identifier_queries(schema, text, searcher):
         clause(main, f"{ident} (identifier)", tv.Query.const_score_query(held_exactly, tier))

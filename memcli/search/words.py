@@ -150,3 +150,113 @@ def identifier_words(text: str) -> list[str]:
         if (digits and letters) or camel:
             found[word.lower()] = None
     return list(found)
+
+
+# Dates: an entry's id is the time it was written, so "in March", "December 2023" or "on 13 October"
+# in a query can find what was written then (bench/RESULTS.md, "Dates").  An entry's date is
+# indexed as terms (entry_date_terms); a query's dates become the same terms (date_terms).
+_MONTHS = "january february march april may june july august september october november december".split()
+_MONTH_NUMBER = {name: n for n, name in enumerate(_MONTHS, 1)}
+_MONTH_NUMBER.update({name[:3]: n for n, name in enumerate(_MONTHS, 1)} | {"sept": 9})
+_ALONE = frozenset(_MONTHS) - {"may"}  # a month named without a number ("may" alone is a verb)
+_DATE_HINT = re.compile(r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE)
+_ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(\d\d)(?:-(\d\d))?\b")
+_DAY = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?")
+
+
+def entry_date_terms(date: str) -> str:
+    """The date terms of an entry written at ``date`` (``YYYY-MM-DDTHH:MM``): its year, month
+    name, year-month, day and day of the year, as the query side writes them."""
+    if len(date) < 10 or not date[:4].isdigit():
+        return ""
+    year, month, day = date[:4], date[5:7], date[8:10]
+    name = _MONTHS[int(month) - 1] if month.isdigit() and 1 <= int(month) <= 12 else ""
+    return f"{year} {name} {year}-{month} {year}-{month}-{day} {month}-{day}"
+
+
+def date_terms(text: str) -> list[str]:
+    """The dates a query names, as entry_date_terms writes them: ``13 October 2023`` and
+    ``2023-10-13`` a day, ``October 2023`` a month of a year, ``October 13`` a day of any year,
+    ``in October`` a month of any year, ``2023`` a year."""
+    if not _DATE_HINT.search(text):
+        return []
+    found: dict[str, None] = {}
+    for match in _ISO_DATE.finditer(text):
+        year, month, day = match.groups()
+        if 1 <= int(month) <= 12:
+            found[f"{year}-{month}-{day}" if day else f"{year}-{month}"] = None
+    words = WORD_RE.findall(_ISO_DATE.sub(" ", text).lower())
+    used: set[int] = set()
+    for i, word in enumerate(words):
+        month = _MONTH_NUMBER.get(word)
+        if month is None:
+            continue
+        day = year = None
+        before = i - 2 if i >= 2 and words[i - 1] == "of" else i - 1  # "the 13th of October"
+        for j in (before, i + 1):
+            number = _DAY.fullmatch(words[j]) if 0 <= j < len(words) and j not in used else None
+            if number and 1 <= int(number.group(1)) <= 31 and day is None:
+                day = int(number.group(1))
+                used.add(j)
+        for j in (i + 1, i + 2):
+            if 0 <= j < len(words) and _is_year(words[j]) and year is None:
+                year = words[j]
+                used.add(j)
+        if day is None and year is None and word not in _ALONE:
+            continue
+        mm = f"{month:02d}"
+        if day is not None and year is not None:
+            found[f"{year}-{mm}-{day:02d}"] = None
+        elif day is not None:
+            found[f"{mm}-{day:02d}"] = None
+        elif year is not None:
+            found[f"{year}-{mm}"] = None
+        else:
+            found[_MONTHS[month - 1]] = None
+    for i, word in enumerate(words):
+        if i not in used and _is_year(word):
+            found[word] = None
+    return list(found)
+
+
+def _is_year(word: str) -> bool:
+    return len(word) == 4 and word.isdigit() and 1970 <= int(word) <= 2099
+
+
+def days_after(term: str, count: int) -> list[str]:
+    """A day term and the ``count`` days after it (what is written about a day often comes later:
+    "yesterday", "last week"); any other date term alone."""
+    if count <= 0 or len(term) not in (5, 10):
+        return [term]
+    from datetime import date, timedelta
+
+    try:
+        day = date.fromisoformat(term if len(term) == 10 else f"2000-{term}")  # 2000: a leap year
+    except ValueError:
+        return [term]
+    days = [day + timedelta(n) for n in range(count + 1)]
+    return [d.isoformat() if len(term) == 10 else d.isoformat()[5:] for d in days]
+
+
+# An entry that says when something happened ("yesterday", "last week", "two days ago", "on
+# Friday", "in May 2023") answers a question that asks when (asks_when): its date terms get
+# TIMED, and such a question ranks it above entries that say the same without a time.
+TIMED = "timed"
+_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_TIME_SAID = re.compile(
+    r"\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately"
+    rf"|(?:last|next|this|past|coming|previous)\s+(?:week|weekend|month|year|night|summer|winter|spring|fall|autumn|{_WEEKDAYS})"
+    rf"|{_WEEKDAYS}|{'|'.join(_MONTHS[:4] + _MONTHS[5:])}|(?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+_ASKS_WHEN = re.compile(r"\bwhen\b|\bwhat (?:time|year|month|day|date)\b|\bhow long ago\b", re.IGNORECASE)
+
+
+def says_when(text: str) -> bool:
+    """Whether ``text`` says when something happened (a time word, a weekday, a month, a year)."""
+    return _TIME_SAID.search(text) is not None
+
+
+def asks_when(text: str) -> bool:
+    """Whether a query asks when something happened."""
+    return _ASKS_WHEN.search(text) is not None

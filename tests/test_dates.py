@@ -1,0 +1,184 @@
+"""Dates in a query (issue 23, recall at depth): an entry's id is the time it was written, so a
+query that names a date ranks what was written then first, and a question that asks when ranks
+the entries that say when above those that say the same without a time."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memcli.search.index import SearchIndex
+from memcli.search.words import asks_when, date_terms, days_after, entry_date_terms, says_when
+from memcli.storage import vault
+from memcli.storage.paths import Layout
+from memcli.storage.store import Store, entry_file_name
+from memcli.storage.vault import Entry
+
+from .conftest import run
+
+MONTHS = "January February March April May June July August September October November December".split()
+
+
+def written(root: Path, when: str, body: str, agent: str = "dev", category: str = "lessons") -> int:
+    """An entry file as memcli writes it at ``when`` (``YYYY-MM-DD HH:MM``, UTC); its id."""
+    moment = datetime.strptime(when, "%Y-%m-%d %H:%M").replace(tzinfo=timezone.utc)
+    entry = Entry(int(moment.timestamp()) * 1000, None, [], body)
+    folder = root / ".memory" / agent / category
+    folder.mkdir(parents=True, exist_ok=True)
+    (root / ".memory" / ".vault").mkdir(exist_ok=True)
+    (folder / entry_file_name(entry)).write_text(vault.serialize([entry]))
+    return entry.id
+
+
+def hits(root: Path, query: str, *args: str) -> list[dict]:
+    return json.loads(run("search", query, "--json", *args, cwd=root, check=True).stdout)
+
+
+@given(st.dates(min_value=date(1970, 1, 1), max_value=date(2099, 12, 31)), st.integers(0, 6))
+def test_a_day_written_any_usual_way_is_that_day(day: date, style: int):
+    month = MONTHS[day.month - 1]
+    text = [
+        f"what broke on {day.day} {month} {day.year}?",
+        f"the deploy of {month} {day.day}, {day.year} failed",
+        f"notes from {day.isoformat()}",
+        f"on {month[:3]} {day.day}th {day.year}",
+        f"the {day.day}th of {month}, {day.year}",
+        f"{month.lower()} {day.day} {day.year} rollout",
+        f"{day.day} {month.upper()}, {day.year}",
+    ][style]
+    assert date_terms(text) == [day.isoformat()]
+    assert day.isoformat() in entry_date_terms(f"{day.isoformat()}T09:30").split()
+
+
+def test_months_years_and_days_of_any_year():
+    assert date_terms("what did we decide in March?") == ["march"]
+    assert date_terms("the outage in December 2023") == ["2023-12"]
+    assert date_terms("the 2024-02 release") == ["2024-02"]
+    assert date_terms("standup on October 13") == ["10-13"]
+    assert date_terms("how many releases in 2023") == ["2023"]
+    assert date_terms("from June to August 2024") == ["june", "2024-08"]
+    terms = entry_date_terms("2023-10-13T14:05").split()
+    assert terms == ["2023", "october", "2023-10", "2023-10-13", "10-13"]
+    assert entry_date_terms("") == "" and entry_date_terms("undated") == ""
+
+
+def test_words_that_are_not_dates():
+    for text in (
+        "may I restart the worker",  # "may" only with a number next to it
+        "item4321 rollout",
+        "retry 1500 times",  # not a year memcli could have written
+        "python 3.12 on port 8080",
+        "a 30-day trial",
+        "maybe mark it done",
+        "month 13 of 2023-13",  # no 13th month
+        "",
+    ):
+        assert date_terms(text) == [], text
+    assert date_terms("the 45th of June") == ["june"]  # no 45th day: the month alone
+
+
+@given(st.dates(min_value=date(1970, 1, 1), max_value=date(2099, 12, 25)), st.integers(0, 5))
+def test_days_after_are_the_next_days_of_the_calendar(day: date, count: int):
+    expected = [(day + timedelta(n)).isoformat() for n in range(count + 1)]
+    assert days_after(day.isoformat(), count) == expected
+    assert days_after(day.isoformat()[5:], count) == [
+        (date(2000, day.month, day.day) + timedelta(n)).isoformat()[5:] for n in range(count + 1)
+    ]
+    assert days_after("march", count) == ["march"] and days_after("2023-10", count) == ["2023-10"]
+
+
+def test_what_says_when_and_what_asks_when():
+    assert says_when("I went to the support group yesterday")
+    assert says_when("We shipped it last week") and says_when("moved the cron to Friday")
+    assert says_when("the migration in August 2023") and says_when("two days ago the cache filled")
+    assert not says_when("the proxy buffers output unless flushing is forced")
+    assert not says_when("the last step of the build")  # "last" alone is not a time
+    assert asks_when("When did Caroline go to the support group?")
+    assert asks_when("what year did we move to postgres") and asks_when("How long ago was the outage")
+    assert not asks_when("what did we decide about the proxy")
+
+
+def test_a_date_in_the_query_ranks_what_was_written_then_first(tmp_path: Path):
+    body = "rolled the canary out to the eu cluster"
+    ids = {when: written(tmp_path, when, body) for when in ("2024-01-14 10:00", "2024-03-02 10:00")}
+    ids["2024-03-14 09:00"] = written(tmp_path, "2024-03-14 09:00", f"{body}, after a long wait for the approvals")
+    ids["2024-03-15 08:00"] = written(tmp_path, "2024-03-15 08:00", "the canary rollout to the eu cluster went fine")
+    for n in range(20):  # other work, some of it in March too
+        written(tmp_path, f"2024-0{1 + n % 5}-{10 + n} 12:00", f"tuned the proxy buffers, attempt {n}")
+    assert hits(tmp_path, "canary cluster")[0]["id"] != ids["2024-03-14 09:00"]  # a longer body: BM25 ranks it lower
+    order = [h["id"] for h in hits(tmp_path, "canary cluster on 14 March 2024")]
+    assert order[:2] == [ids["2024-03-14 09:00"], ids["2024-03-15 08:00"]]  # that day, then the day after
+    order = [h["id"] for h in hits(tmp_path, "canary cluster in January")]
+    assert order[0] == ids["2024-01-14 10:00"]
+    march = [h for h in hits(tmp_path, "what happened in March 2024", "-n", "50")]
+    assert march and all(h["date"].startswith("2024-03") for h in march)  # found by their date alone
+    explained = run("search", "canary in March 2024", "--explain", "-n", "1", cwd=tmp_path, check=True).stdout
+    assert "2024-03 (written then)" in explained
+
+
+def test_inject_ranks_by_a_date_but_a_date_alone_makes_nothing_relevant(tmp_path: Path):
+    old = written(
+        tmp_path, "2024-01-10 10:00", "decided: the canary goes to the eu cluster first", category="decisions"
+    )
+    new = written(
+        tmp_path, "2024-03-10 10:00", "decided: the canary goes to the us cluster first", category="decisions"
+    )
+    written(tmp_path, "2024-03-11 10:00", "decided: tabs, not spaces, in the makefile", category="decisions")
+    block = run("inject", "dev", "the canary plan from January 2024", cwd=tmp_path, check=True).stdout
+    relevant = block.split("Relevant Decisions:\n", 1)[1].split("\n\n", 1)[0]
+    assert relevant.index("eu cluster") < relevant.index("us cluster")
+    assert "tabs" not in relevant
+    block = run("inject", "dev", "the canary plan from March 2024", cwd=tmp_path, check=True).stdout
+    relevant = block.split("Relevant Decisions:\n", 1)[1].split("\n\n", 1)[0]
+    assert relevant.index("us cluster") < relevant.index("eu cluster") and "tabs" not in relevant
+    assert old != new
+
+
+def test_a_question_that_asks_when_prefers_the_entry_that_says_when(tmp_path: Path):
+    plain = written(tmp_path, "2024-05-02 10:00", "Caroline went to the support group")
+    timed = written(tmp_path, "2024-05-03 10:00", "Caroline went to the support group again yesterday evening")
+    for n in range(12):
+        written(tmp_path, f"2024-05-{10 + n} 10:00", f"Melanie painted a lake, picture {n}")
+    assert hits(tmp_path, "Caroline support group")[0]["id"] == plain  # the shorter one, by BM25
+    assert hits(tmp_path, "When did Caroline go to the support group?")[0]["id"] == timed
+    assert [h["id"] for h in hits(tmp_path, "When did Caroline go to the support group?")][:2] == [timed, plain]
+
+
+def test_an_identifier_still_beats_any_date_in_the_query(tmp_path: Path):
+    """Entries spread over two years, each with one unique identifier among common words; a query
+    of common words, a date naming another time than the entry's, and its identifier: that entry
+    is first, in search and in inject's direct matches."""
+    rng = random.Random(6)
+    vocab = "rollout canary deploy cluster node replica latency timeout retry queue worker cache proxy".split()
+    start = datetime(2023, 1, 1, tzinfo=timezone.utc)
+    folder = tmp_path / ".memory" / "dev" / "decisions"
+    folder.mkdir(parents=True)
+    (tmp_path / ".memory" / ".vault").mkdir()
+    entries = []
+    for n in range(600):
+        moment = start + timedelta(hours=n * 29)
+        words = [rng.choice(vocab) for _ in range(30)]
+        words.insert(rng.randrange(31), f"job{n}x")
+        entry = Entry(int(moment.timestamp()) * 1000 + n, None, [], " ".join(words))
+        (folder / entry_file_name(entry)).write_text(vault.serialize([entry]))
+        entries.append((entry.id, moment))
+    index = SearchIndex(Store(Layout(tmp_path)))
+    cases = failures = 0
+    for _ in range(150):
+        n = rng.randrange(600)
+        other = entries[(n + rng.randrange(30, 570)) % 600][1]
+        when = rng.choice(
+            [f"in {MONTHS[other.month - 1]} {other.year}", f"on {other.day} {MONTHS[other.month - 1]} {other.year}"]
+        )
+        query = [rng.choice(vocab) for _ in range(rng.randint(1, 3))] + [f"job{n}x", when]
+        rng.shuffle(query)
+        for neighbours in (True, False):
+            found = index.search(" ".join(query), limit=2, neighbours=neighbours)
+            cases += 1
+            failures += not found or found[0].id != entries[n][0]
+    assert cases == 300 and failures == 0, f"{failures} of {cases}"
