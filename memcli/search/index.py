@@ -160,7 +160,7 @@ class SearchIndex:
                 "entry": f"{e.id}{sep}{e.date or e.header_date}{sep}{tags}{sep}{e.body}".encode(),
             }
             when = entry_date_terms(e.date or e.header_date)
-            if says_when(e.body):
+            if says_when(terms[i]):
                 when = f"{when} {TIMED}"
             if when:
                 fields["when"] = when
