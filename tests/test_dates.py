@@ -108,6 +108,8 @@ def test_what_says_when_and_what_asks_when():
     assert asks_when("When did Caroline go to the support group?")
     assert asks_when("what year did we move to postgres") and asks_when("How long ago was the outage")
     assert not asks_when("what did we decide about the proxy")
+    assert not asks_when("fix the crash when saving a draft")  # "when" as a conjunction: a task, not a question
+    assert asks_when("When Jon lost his job?") and asks_when("the cache broke, but when?")
 
 
 def test_a_date_in_the_query_ranks_what_was_written_then_first(tmp_path: Path):

@@ -267,7 +267,12 @@ def says_when(terms: str) -> bool:
     return any(a in before and b in nouns for a, b in zip(tokens, tokens[1:]))
 
 
-_ASKS_WHEN = re.compile(r"\bwhen\b|\bwhat (?:time|year|month|day|date)\b|\bhow long ago\b", re.IGNORECASE)
+# "when" as a question ("when did…", "…, when was it?"), not as a conjunction ("crashes when saving")
+_ASKS_WHEN = re.compile(
+    r"^\W*when\b|\bwhen (?:did|do|does|was|were|is|are|will|would|has|have|had|can|could|should)\b"
+    r"|\bwhat (?:time|year|month|day|date)\b|\bhow long ago\b|\bwhen\s*\?",
+    re.IGNORECASE,
+)
 
 
 def asks_when(text: str) -> bool:
