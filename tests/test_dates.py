@@ -218,3 +218,32 @@ def test_a_query_with_odd_digits_next_to_a_month_searches(tmp_path: Path):
     written(tmp_path, "2023-05-02 10:00", "the canary went out")
     for query in ("canary in ²⁰²³ may", "canary may ٣", "canary March 𝟚𝟘𝟚𝟛", "canary 2023-02-30"):
         assert hits(tmp_path, query)[0]["body"] == "the canary went out"
+
+
+def test_a_date_never_lifts_a_typo_a_prefix_or_a_neighbour_above_the_exact_word(tmp_path: Path):
+    """Found by a hostile tester: with the date counted for any match, "canarywharf" (a prefix)
+    and "canray" (a neighbour of it) written in March ranked above the exact "canary" of 2021."""
+    exact = written(tmp_path, "2021-06-01 10:00", "the canary shipped")
+    written(tmp_path, "2023-03-10 10:00", "the canray shipped")
+    written(tmp_path, "2023-03-11 10:00", "the canarywharf shipped")
+    for n in range(50):
+        written(
+            tmp_path, f"2022-0{1 + n % 9}-{10 + n % 18} 12:00", f"filler note {n} about the build", category="notes"
+        )
+    for query in ("canary in March 2023", "canary 2023", "canary on 10 March 2023"):
+        assert hits(tmp_path, query)[0]["id"] == exact, query
+    block = run("inject", "dev", "canary in March 2023", cwd=tmp_path, check=True).stdout
+    relevant = block.split("Relevant Lessons:\n", 1)[1]
+    assert relevant.index("the canary shipped") < relevant.index("the canarywharf shipped")
+    exact_march = written(tmp_path, "2023-03-12 10:00", "the canary shipped again")
+    assert hits(tmp_path, "canary in March 2023")[0]["id"] == exact_march  # the exact word written then: first
+
+
+def test_a_full_timestamp_names_its_day_and_a_hit_found_by_its_date_is_not_a_neighbours_match(tmp_path: Path):
+    assert date_terms("glitch 2023-10-13T09:00") == ["2023-10-13"]  # as search and list print dates
+    day = written(tmp_path, "2023-10-13 09:00", "rotated the keys")
+    written(tmp_path, "2023-10-20 09:00", "tuned the cache")
+    found = hits(tmp_path, "2023-10-13T09:00")
+    assert found[0]["id"] == day and found[0]["related"] is False
+    plain = run("search", "Oct 13", cwd=tmp_path, check=True).stdout
+    assert "rotated the keys" in plain and "(next to a match)" not in plain.split("\n")[0]

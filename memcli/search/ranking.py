@@ -18,6 +18,8 @@ from memcli.search.words import (
     asks_when,
     date_terms,
     days_after,
+    entry_date_terms,
+    is_date_word,
     identifier_words,
     identifiers,
     near_function_word,
@@ -252,16 +254,27 @@ def build_query(
             prefix = tv.Query.fuzzy_term_query(schema, "body", word, 0, True, True)
             clause(main, f"{word}… (prefix)", tv.Query.boost_query(prefix, PREFIX_BONUS))
     dates = main if neighbours else boost  # inject: a date alone makes nothing relevant
-    for term in date_terms(text):
-        for day in days_after(term, DAYS_AFTER):
-            dated = searcher.doc_freq("when", day)
-            if dated:
-                written = tv.Query.term_query(schema, "when", day)
-                clause(
-                    dates,
-                    f"{day} (written then)",
-                    tv.Query.const_score_query(written, DATE_WEIGHT * _idf(total, dated)),
-                )
+    named = [day for term in date_terms(text) for day in days_after(term, DAYS_AFTER)]
+    # The date counts for entries that hold one of the query's other words exactly (not a typo,
+    # a prefix or a neighbour of it: those still rank below the exact word); for a query of a date
+    # alone, or whose other words no entry holds, for every entry written then.
+    held_words = [
+        tv.Query.term_query(schema, field, stem)
+        for word in (content if named else [])
+        if not is_date_word(word)
+        for stem in analyze(word)[:1]
+        for field in ("body", "tags")
+        if searcher.doc_freq(field, stem)
+    ]
+    holds = tv.Query.boolean_query([(tv.Occur.Should, q) for q in held_words]) if held_words else None
+    for day in named:
+        dated = searcher.doc_freq("when", day)
+        if dated:
+            written = tv.Query.term_query(schema, "when", day)
+            if holds is not None:
+                written = tv.Query.boolean_query([(tv.Occur.Must, written), (tv.Occur.Must, holds)])
+            bonus = DATE_WEIGHT * _idf(total, dated)
+            clause(dates, f"{day} (written then)", tv.Query.const_score_query(written, bonus))
     timed = searcher.doc_freq("when", TIMED) if asks_when(text) else 0
     if timed:  # ranks entries that match already: a time word alone says nothing of the question
         says = tv.Query.term_query(schema, "when", TIMED)
@@ -332,12 +345,14 @@ def read_hits(
     with ``parts`` (labelled clauses of the query), what each added to each hit's score."""
     hits = []
     matcher = Matcher(list(dict.fromkeys(query_words(text))), fuzzy)
+    named = {day for term in date_terms(text) for day in days_after(term, DAYS_AFTER)}
     for score, address in searcher.search(query, limit).hits:
         doc = searcher.doc(address)
         entry_id, date, tag_text, body = bytes(doc.get_first("entry") or b"").decode().split(ENTRY_SEPARATOR, 3)
         snippet, matches = make_snippet(body, matcher)
         tags = tag_text.split()
-        related = not matches and not any(matcher(t.lower()) for t in tags)
+        written_then = bool(named) and not named.isdisjoint(entry_date_terms(date).split())
+        related = not matches and not written_then and not any(matcher(t.lower()) for t in tags)
         hits.append(
             Hit(
                 id=int(entry_id),

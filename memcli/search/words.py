@@ -161,7 +161,7 @@ _MONTH_NUMBER.update({name[:3]: n for n, name in enumerate(_MONTHS, 1)} | {"sept
 _ALONE = frozenset(_MONTHS) - {"may"}  # a month named without a number ("may" alone is a verb)
 # ASCII digits only: int() refuses some characters that \d and str.isdigit() take ("²").
 _DATE_HINT = re.compile(r"[0-9]|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE)
-_ISO_DATE = re.compile(r"\b((?:19|20)[0-9][0-9])-([0-9][0-9])(?:-([0-9][0-9]))?\b")
+_ISO_DATE = re.compile(r"\b((?:19|20)[0-9][0-9])-([0-9][0-9])(?:-([0-9][0-9]))?(?![0-9])")  # 2023-10-13T09:00 too
 _DAY = re.compile(r"([0-9]{1,2})(?:st|nd|rd|th)?")
 _HEADER_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 
@@ -221,6 +221,11 @@ def date_terms(text: str) -> list[str]:
     return list(found)
 
 
+def is_date_word(word: str) -> bool:
+    """Whether a query word can be part of a date it names (a month, a number, ``13th``)."""
+    return word in _MONTH_NUMBER or (word.isascii() and _DAY.fullmatch(word) is not None) or _is_year(word)
+
+
 def _is_year(word: str) -> bool:
     return len(word) == 4 and word.isascii() and word.isdigit() and 1970 <= int(word) <= 2099
 
@@ -267,9 +272,10 @@ def says_when(terms: str) -> bool:
     return any(a in before and b in nouns for a, b in zip(tokens, tokens[1:]))
 
 
-# "when" as a question ("when did…", "…, when was it?"), not as a conjunction ("crashes when saving")
+# "when" as a question ("when did…", "When Jon lost his job?", "…, but when?"), not as a
+# conjunction ("crashes when saving", "When saving a file the app crashes")
 _ASKS_WHEN = re.compile(
-    r"^\W*when\b|\bwhen (?:did|do|does|was|were|is|are|will|would|has|have|had|can|could|should)\b"
+    r"^\W*when\b.*\?|\bwhen (?:did|do|does|was|were|is|are|will|would|has|have|had|can|could|should)\b"
     r"|\bwhat (?:time|year|month|day|date)\b|\bhow long ago\b|\bwhen\s*\?",
     re.IGNORECASE,
 )
