@@ -237,12 +237,19 @@ def days_after(term: str, count: int) -> list[str]:
         return [term]
     from datetime import date, timedelta
 
-    try:
-        day = date.fromisoformat(term if len(term) == 10 else f"2000-{term}")  # 2000: a leap year
-    except ValueError:
-        return [term]
-    days = [day + timedelta(n) for n in range(count + 1)]
-    return [d.isoformat() if len(term) == 10 else d.isoformat()[5:] for d in days]
+    if len(term) == 10:
+        years = [""]
+    else:  # a day of any year: the days after it in a leap year (2000) and in another (2001)
+        years = ["2000-", "2001-"]
+    found: dict[str, None] = {}
+    for year in years:
+        try:
+            day = date.fromisoformat(year + term)
+        except ValueError:
+            continue
+        for n in range(count + 1):
+            found[(day + timedelta(n)).isoformat()[len(year) :]] = None
+    return list(found) or [term]
 
 
 # An entry that says when something happened ("yesterday", "last week", "two days ago", "on
