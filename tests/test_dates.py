@@ -130,9 +130,10 @@ def test_a_date_in_the_query_ranks_what_was_written_then_first(tmp_path: Path):
     assert order[:2] == [ids["2024-03-14 09:00"], ids["2024-03-15 08:00"]]  # that day, then the day after
     order = [h["id"] for h in hits(tmp_path, "canary cluster in January")]
     assert order[0] == ids["2024-01-14 10:00"]
-    found = [h["date"][:7] for h in hits(tmp_path, "what happened in March 2024", "-n", "50")]
-    march = found.count("2024-03")
-    assert march == 7 and found[:march] == ["2024-03"] * march  # found by their date alone, first
+    found = [h["date"][:7] for h in hits(tmp_path, "in March 2024", "-n", "50")]
+    assert found == ["2024-03"] * 7  # a date alone: what was written then, found by its date
+    # with another word, the date ranks the entries that hold it: none hold "happened"
+    assert not any(h["date"].startswith("2024-03") for h in hits(tmp_path, "what happened in March 2024"))
     explained = run("search", "canary in March 2024", "--explain", "-n", "1", cwd=tmp_path, check=True).stdout
     assert "2024-03 (written then)" in explained
 
@@ -253,3 +254,42 @@ def test_a_full_timestamp_names_its_day_and_a_hit_found_by_its_date_is_not_a_nei
     assert found[0]["id"] == day and found[0]["related"] is False
     plain = run("search", "Oct 13", cwd=tmp_path, check=True).stdout
     assert "rotated the keys" in plain and "(next to a match)" not in plain.split("\n")[0]
+
+
+def test_second_round_a_date_word_is_not_a_word_and_a_typo_is_not_buried(tmp_path: Path):
+    """Found by a second hostile round: the words of a date matched as words ("The march of the
+    linters", "Node 13"), a neighbour-only hit written then lost its mark, and a typo in the only
+    other word let every entry written then bury the entry it meant."""
+    exact = written(tmp_path, "2021-06-01 10:00", "the canary shipped")
+    written(tmp_path, "2021-08-01 10:00", "the march of the linters through the repo")
+    written(tmp_path, "2023-10-13 10:00", "Node 13 is too old for the build", category="decisions")
+    written(tmp_path, "2023-03-20 10:00", "lunch with the team")
+    written(tmp_path, "2023-03-20 10:01", "the canary went out")  # next to "lunch" in the category
+    for n in range(8):
+        written(tmp_path, f"2023-03-0{1 + n} 09:00", f"rotated credential set {n}")
+    found = hits(tmp_path, "canary in March 2023")
+    assert [h["body"] for h in found][:2] == ["the canary went out", "the canary shipped"]
+    linters = [h for h in found if "linters" in h["body"]]  # only as a neighbour of "the canary shipped"
+    assert all(h["related"] and h["matches"] == [] for h in linters)
+    lunch = [h for h in hits(tmp_path, "canary in March 2023", "-n", "20") if h["body"] == "lunch with the team"]
+    assert not lunch or lunch[0]["related"]  # found next to a match, not by its date
+    typo = [h["id"] for h in hits(tmp_path, "canery in March 2023", "-n", "5")]
+    assert exact in typo[:2]  # the typo still finds its entry; the date alone does not bury it
+    for task in ("March 2023", "in March 2023", "what happened on 13 October 2023"):
+        block = run("inject", "dev", task, cwd=tmp_path, check=True).stdout
+        assert "linters" not in block and "Node 13" not in block and "rotated credential" not in block, task
+
+
+def test_tasks_that_say_when_as_a_conjunction_do_not_ask_when():
+    for text in (
+        "what date format does the API use",
+        "what time zone should logs use",
+        "what day of week does cron run",
+        "crash when can't connect to db",
+        "fails when has no network",
+        "button disabled when is loading",
+        "When saving a file the app crashes",
+    ):
+        assert not asks_when(text), text
+    for text in ("When did we ship it?", "and when was it merged", "What year did we move?", "deployed, but when?"):
+        assert asks_when(text), text

@@ -16,10 +16,9 @@ from memcli.search.words import (
     analyze,
     TIMED,
     asks_when,
-    date_terms,
+    dates_in,
     days_after,
     entry_date_terms,
-    is_date_word,
     identifier_words,
     identifiers,
     near_function_word,
@@ -202,7 +201,7 @@ def build_query(
     ``search --explain``).
     """
     total = max(1, searcher.num_docs)
-    words = list(dict.fromkeys(query_words(text)))
+    named, words, others = _dates_and_words(text)
     content = [w for w in words if w not in STOPWORDS]
     if not content and not neighbours:
         return None  # inject: a task of function words alone makes nothing relevant
@@ -254,20 +253,14 @@ def build_query(
             prefix = tv.Query.fuzzy_term_query(schema, "body", word, 0, True, True)
             clause(main, f"{word}… (prefix)", tv.Query.boost_query(prefix, PREFIX_BONUS))
     dates = main if neighbours else boost  # inject: a date alone makes nothing relevant
-    named = [day for term in date_terms(text) for day in days_after(term, DAYS_AFTER)]
-    # The date counts for entries that hold one of the query's other words exactly (not a typo,
-    # a prefix or a neighbour of it: those still rank below the exact word); for a query of a date
-    # alone, or whose other words no entry holds, for every entry written then.
-    held_words = [
-        tv.Query.term_query(schema, field, stem)
-        for word in (content if named else [])
-        if not is_date_word(word)
-        for stem in analyze(word)[:1]
-        for field in ("body", "tags")
-        if searcher.doc_freq(field, stem)
+    # With other words, the date counts for entries that hold one of them exactly (not a typo, a
+    # prefix or a neighbour of it: those still rank below the exact word); a date alone (with
+    # function words) counts for every entry written then.
+    holders = [
+        tv.Query.term_query(schema, f, stem) for w in others for stem in analyze(w)[:1] for f in ("body", "tags")
     ]
-    holds = tv.Query.boolean_query([(tv.Occur.Should, q) for q in held_words]) if held_words else None
-    for day in named:
+    holds = tv.Query.boolean_query([(tv.Occur.Should, q) for q in holders]) if holders else None
+    for day in named if holders or not others else []:
         dated = searcher.doc_freq("when", day)
         if dated:
             written = tv.Query.term_query(schema, "when", day)
@@ -279,7 +272,7 @@ def build_query(
     if timed:  # ranks entries that match already: a time word alone says nothing of the question
         says = tv.Query.term_query(schema, "when", TIMED)
         clause(boost, "says when", tv.Query.const_score_query(says, TIMED_WEIGHT * _idf(total, timed)))
-    tier = WORD_CEILING * (len(words) + 1) * 2  # above every other clause (idents' own words included)
+    tier = WORD_CEILING * (len(words) + len(named) + 1) * 2  # above every other clause (idents' own words too)
     for ident, held_exactly in identifier_queries(schema, text, searcher):
         clause(main, f"{ident} (identifier)", tv.Query.const_score_query(held_exactly, tier))
     if not main:
@@ -293,6 +286,16 @@ def build_query(
     if category:
         filters.append((tv.Occur.Must, tv.Query.term_query(schema, "category", category.lower())))
     return tv.Query.boolean_query(filters) if len(filters) > 1 else query
+
+
+def _dates_and_words(text: str) -> tuple[list[str], list[str], list[str]]:
+    """The days, months and years ``text`` names (with the days after a named day), its words
+    without those its dates use up (words.dates_in), and its content words that name no date (nor
+    are bare numbers: "09:00")."""
+    terms, consumed, dated = dates_in(text)
+    words = [w for w in dict.fromkeys(query_words(text)) if w not in consumed]
+    named = list(dict.fromkeys(day for term in terms for day in days_after(term, DAYS_AFTER)))
+    return named, words, [w for w in words if w not in STOPWORDS and w not in dated and not w.isdigit()]
 
 
 def identifier_queries(schema: tv.Schema, text: str, searcher: tv.Searcher) -> list[tuple[str, tv.Query]]:
@@ -344,8 +347,9 @@ def read_hits(
     """The best ``limit`` documents for ``query``, each with a snippet of ``text``'s words marked;
     with ``parts`` (labelled clauses of the query), what each added to each hit's score."""
     hits = []
-    matcher = Matcher(list(dict.fromkeys(query_words(text))), fuzzy)
-    named = {day for term in date_terms(text) for day in days_after(term, DAYS_AFTER)}
+    named_days, words, others = _dates_and_words(text)
+    matcher = Matcher(words, fuzzy)
+    named = set(named_days) if not others else set()  # hits found by their date alone
     for score, address in searcher.search(query, limit).hits:
         doc = searcher.doc(address)
         entry_id, date, tag_text, body = bytes(doc.get_first("entry") or b"").decode().split(ENTRY_SEPARATOR, 3)

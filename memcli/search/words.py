@@ -161,7 +161,10 @@ _MONTH_NUMBER.update({name[:3]: n for n, name in enumerate(_MONTHS, 1)} | {"sept
 _ALONE = frozenset(_MONTHS) - {"may"}  # a month named without a number ("may" alone is a verb)
 # ASCII digits only: int() refuses some characters that \d and str.isdigit() take ("²").
 _DATE_HINT = re.compile(r"[0-9]|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE)
-_ISO_DATE = re.compile(r"\b((?:19|20)[0-9][0-9])-([0-9][0-9])(?:-([0-9][0-9]))?(?![0-9])")  # 2023-10-13T09:00 too
+# 2023-10, 2023-10-13, and a time after a day as search and list print it (2023-10-13T09:00)
+_ISO_DATE = re.compile(
+    r"\b((?:19|20)[0-9][0-9])-([0-9][0-9])(?:-([0-9][0-9])(?:T[0-9]{2}:[0-9]{2}(?::[0-9]{2})?)?)?(?![0-9])"
+)
 _DAY = re.compile(r"([0-9]{1,2})(?:st|nd|rd|th)?")
 _HEADER_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 
@@ -180,32 +183,44 @@ def date_terms(text: str) -> list[str]:
     """The dates a query names, as entry_date_terms writes them: ``13 October 2023`` and
     ``2023-10-13`` a day, ``October 2023`` a month of a year, ``October 13`` a day of any year,
     ``in October`` a month of any year, ``2023`` a year."""
+    return dates_in(text)[0]
+
+
+def dates_in(text: str) -> tuple[list[str], set[str], set[str]]:
+    """date_terms; the query's words that those dates use up (lower-cased), which name a time and
+    are not searched as words (``13`` and ``october`` of "on 13 October 2023"); and every word that
+    names a date, with a month named alone, which is searched as a word too ("the march of …")."""
     if not _DATE_HINT.search(text):
-        return []
+        return [], set(), set()
     found: dict[str, None] = {}
+    consumed: set[str] = set()
     for match in _ISO_DATE.finditer(text):
         year, month, day = match.groups()
         if 1 <= int(month) <= 12:
             found[f"{year}-{month}-{day}" if day else f"{year}-{month}"] = None
+            consumed.update(WORD_RE.findall(match.group().lower()))
     words = WORD_RE.findall(_ISO_DATE.sub(" ", text).lower())
     used: set[int] = set()
+    alone: set[str] = set()
     for i, word in enumerate(words):
         month = _MONTH_NUMBER.get(word)
         if month is None:
             continue
         day = year = None
+        parts = [i]
         before = i - 2 if i >= 2 and words[i - 1] == "of" else i - 1  # "the 13th of October"
         for j in (before, i + 1):
             number = _DAY.fullmatch(words[j]) if 0 <= j < len(words) and j not in used else None
             if number and 1 <= int(number.group(1)) <= 31 and day is None:
                 day = int(number.group(1))
-                used.add(j)
+                parts.append(j)
         for j in (i + 1, i + 2):
-            if 0 <= j < len(words) and _is_year(words[j]) and year is None:
+            if 0 <= j < len(words) and j not in parts and _is_year(words[j]) and year is None:
                 year = words[j]
-                used.add(j)
+                parts.append(j)
         if day is None and year is None and word not in _ALONE:
             continue
+        used.update(parts)
         mm = f"{month:02d}"
         if day is not None and year is not None:
             found[f"{year}-{mm}-{day:02d}"] = None
@@ -215,15 +230,13 @@ def date_terms(text: str) -> list[str]:
             found[f"{year}-{mm}"] = None
         else:
             found[_MONTHS[month - 1]] = None
+            alone.add(word)
     for i, word in enumerate(words):
         if i not in used and _is_year(word):
             found[word] = None
-    return list(found)
-
-
-def is_date_word(word: str) -> bool:
-    """Whether a query word can be part of a date it names (a month, a number, ``13th``)."""
-    return word in _MONTH_NUMBER or (word.isascii() and _DAY.fullmatch(word) is not None) or _is_year(word)
+            used.add(i)
+    consumed.update(words[i] for i in used)
+    return list(found), consumed - alone, consumed | alone
 
 
 def _is_year(word: str) -> bool:
@@ -279,11 +292,12 @@ def says_when(terms: str) -> bool:
     return any(a in before and b in nouns for a, b in zip(tokens, tokens[1:]))
 
 
-# "when" as a question ("when did…", "When Jon lost his job?", "…, but when?"), not as a
-# conjunction ("crashes when saving", "When saving a file the app crashes")
+# "when" as a question ("when did…", "When Jon lost his job?", "…, and when was it?", "but when?"),
+# not as a conjunction ("crashes when saving", "fails when is loading", "When saving, it crashes")
+_AUXILIARY = r"(?:did|do|does|was|were|is|are|will|would|has|have|had)"
 _ASKS_WHEN = re.compile(
-    r"^\W*when\b.*\?|\bwhen (?:did|do|does|was|were|is|are|will|would|has|have|had|can|could|should)\b"
-    r"|\bwhat (?:time|year|month|day|date)\b|\bhow long ago\b|\bwhen\s*\?",
+    rf"(?:^|[,;:.!?]\s*|\b(?:and|but|so|or) )when {_AUXILIARY}\b|^\W*when\b[^,]*\?\s*$"
+    rf"|\bwhat (?:time|year|month|day|date) {_AUXILIARY}\b|\bhow long ago\b|\bwhen\s*\?",
     re.IGNORECASE,
 )
 
