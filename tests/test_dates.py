@@ -293,3 +293,23 @@ def test_tasks_that_say_when_as_a_conjunction_do_not_ask_when():
         assert not asks_when(text), text
     for text in ("When did we ship it?", "and when was it merged", "What year did we move?", "deployed, but when?"):
         assert asks_when(text), text
+
+
+def test_third_round_a_number_said_twice_stays_a_word_and_a_pasted_timestamp_is_its_day(tmp_path: Path):
+    """Found by a third hostile round: "18" of "Node 18 upgrade on 18 May 2024" was dropped as a
+    word (the Node 16 entry came first), a year alone was dropped ("the 2024 roadmap"), and a
+    timestamp with seconds, a zone or UTC found nothing."""
+    node18 = written(tmp_path, "2024-05-18 10:00", "Node 18 upgrade broke the build on the runners")
+    written(tmp_path, "2024-05-18 11:00", "Node 16 upgrade notes")
+    roadmap = written(tmp_path, "2023-03-02 10:00", "the 2024 roadmap drafted with the team leads")
+    written(tmp_path, "2023-03-03 10:00", "the 2025 roadmap drafted")
+    assert hits(tmp_path, "Node 18 upgrade on 18 May 2024")[0]["id"] == node18
+    assert hits(tmp_path, "the 2024 roadmap drafted in March 2023")[0]["id"] == roadmap
+    for pasted in (
+        "2024-05-18T09:00:00Z",
+        "2024-05-18T09:00:00.123Z",
+        "2024-05-18 09:00 UTC",
+        "2024-05-18 09:00+02:00",
+    ):
+        assert date_terms(pasted) == ["2024-05-18"], pasted
+        assert {h["id"] for h in hits(tmp_path, pasted)} >= {node18}, pasted

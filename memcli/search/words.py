@@ -4,6 +4,7 @@ never make an entry relevant on their own.  Shared by the index and the snippets
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 WORD_RE = re.compile(r"\w+")
 # Small function words: they never get fuzzy or prefix expansion (they would match everything).
@@ -163,7 +164,9 @@ _ALONE = frozenset(_MONTHS) - {"may"}  # a month named without a number ("may" a
 _DATE_HINT = re.compile(r"[0-9]|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE)
 # 2023-10, 2023-10-13, and a time after a day as search and list print it (2023-10-13T09:00)
 _ISO_DATE = re.compile(
-    r"\b((?:19|20)[0-9][0-9])-([0-9][0-9])(?:-([0-9][0-9])(?:T[0-9]{2}:[0-9]{2}(?::[0-9]{2})?)?)?(?![0-9])"
+    r"\b((?:19|20)[0-9][0-9])-([0-9][0-9])(?:-([0-9][0-9])"
+    r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?(?:\s*(?:UTC|GMT)\b)?)?)?(?![0-9])",
+    re.IGNORECASE,
 )
 _DAY = re.compile(r"([0-9]{1,2})(?:st|nd|rd|th)?")
 _HEADER_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
@@ -188,17 +191,18 @@ def date_terms(text: str) -> list[str]:
 
 def dates_in(text: str) -> tuple[list[str], set[str], set[str]]:
     """date_terms; the query's words that those dates use up (lower-cased), which name a time and
-    are not searched as words (``13`` and ``october`` of "on 13 October 2023"); and every word that
-    names a date, with a month named alone, which is searched as a word too ("the march of …")."""
+    are not searched as words (``13`` and ``october`` of "on 13 October 2023", unless the query
+    says them elsewhere too: "Node 18 upgrade on 18 May"); and every word that names a date, with a
+    month or a year named alone, which is searched as a word too ("the march of …", "the 2024 roadmap")."""
     if not _DATE_HINT.search(text):
         return [], set(), set()
     found: dict[str, None] = {}
-    consumed: set[str] = set()
+    consumed: list[str] = []  # each word a date uses, once per use
     for match in _ISO_DATE.finditer(text):
         year, month, day = match.groups()
         if 1 <= int(month) <= 12:
             found[f"{year}-{month}-{day}" if day else f"{year}-{month}"] = None
-            consumed.update(WORD_RE.findall(match.group().lower()))
+            consumed += WORD_RE.findall(match.group().lower())
     words = WORD_RE.findall(_ISO_DATE.sub(" ", text).lower())
     used: set[int] = set()
     alone: set[str] = set()
@@ -234,9 +238,13 @@ def dates_in(text: str) -> tuple[list[str], set[str], set[str]]:
     for i, word in enumerate(words):
         if i not in used and _is_year(word):
             found[word] = None
-            used.add(i)
-    consumed.update(words[i] for i in used)
-    return list(found), consumed - alone, consumed | alone
+            alone.add(word)
+    consumed += [words[i] for i in used if words[i] not in alone]
+    # a word is used up only if every time the query says it is in a date ("Node 18 … on 18 May")
+    said = Counter(WORD_RE.findall(text.lower()))
+    left = said - Counter(consumed)
+    used_up = {w for w in consumed if not left[w]}
+    return list(found), used_up, used_up | alone
 
 
 def _is_year(word: str) -> bool:
