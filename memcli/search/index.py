@@ -150,16 +150,16 @@ class SearchIndex:
         contexts = neighbour_terms(terms, CONTEXT_SPAN)
         schema, make, sep = self.schema, tv.Document.from_dict, ENTRY_SEPARATOR
         for i, e in enumerate(visible):
-            tags = " ".join(e.tags)
+            tags, date = " ".join(e.tags), e.date or e.header_date
             fields = {
                 "agent": agent,
                 "category": category,
                 "tags": tags,
                 "body": terms[i],
                 "context": contexts[i],
-                "entry": f"{e.id}{sep}{e.date or e.header_date}{sep}{tags}{sep}{e.body}".encode(),
+                "entry": f"{e.id}{sep}{date}{sep}{tags}{sep}{e.body}".encode(),
             }
-            when = entry_date_terms(e.date or e.header_date)
+            when = entry_date_terms(date)
             if says_when(terms[i]):
                 when = f"{when} {TIMED}"
             if when:

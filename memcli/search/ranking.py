@@ -7,6 +7,7 @@ only knows tantivy's schema and scoring, and is tuned on LoCoMo (bench/RESULTS.m
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import tantivy as tv
 
@@ -50,13 +51,14 @@ PREFIX_BONUS = 0.5
 FUZZY_FACTOR = 0.45
 CONTEXT_SPAN = 2  # neighbours on each side (tuned on LoCoMo conversations 1-5: bench/RESULTS.md)
 CONTEXT_WEIGHT = 1.3
-# A date the query names (words.date_terms: "in March", "December 2023", "on 13 October 2023")
-# adds DATE_WEIGHT x the date term's IDF to the entries written then (for a day, that day or the
-# DAYS_AFTER days after it: what happened is often written down the day after), so that they
-# rank above entries of other times that say the same; search also finds an entry written then
-# that matches nothing else (inject does not).  A query that asks when (words.asks_when) adds TIMED_WEIGHT x IDF to
-# entries that say when (words.says_when: "yesterday", "last week", a weekday, a month, a year),
-# among those that match its words.  Both chosen on LoCoMo conversations 1-5 (bench/RESULTS.md).
+# A date the query names (words.dates_in: "in March", "December 2023", "on 13 October 2023") adds
+# DATE_WEIGHT x the date term's IDF to the entries written then (for a day, that day or the
+# DAYS_AFTER days after it: what happened is often written down the day after) that hold one of
+# the query's other words exactly; a date alone counts for every entry written then, which search
+# finds and inject only ranks (build_query).  A query that asks when (words.asks_when) adds
+# TIMED_WEIGHT x IDF to entries that say when (words.says_when: "yesterday", "last week", a
+# weekday, a month, a year), among those that match its words.  Both chosen on LoCoMo
+# conversations 1-5 (bench/RESULTS.md).
 DATE_WEIGHT = 4.0
 DAYS_AFTER = 1
 TIMED_WEIGHT = 3.0
@@ -288,14 +290,15 @@ def build_query(
     return tv.Query.boolean_query(filters) if len(filters) > 1 else query
 
 
-def _dates_and_words(text: str) -> tuple[list[str], list[str], list[str]]:
+@lru_cache(maxsize=8)  # build_query and read_hits read the same query (once per index searched)
+def _dates_and_words(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """The days, months and years ``text`` names (with the days after a named day), its words
     without those its dates use up (words.dates_in), and its content words that name no date (nor
     are bare numbers: "09:00")."""
     terms, consumed, dated = dates_in(text)
-    words = [w for w in dict.fromkeys(query_words(text)) if w not in consumed]
-    named = list(dict.fromkeys(day for term in terms for day in days_after(term, DAYS_AFTER)))
-    return named, words, [w for w in words if w not in STOPWORDS and w not in dated and not w.isdigit()]
+    words = tuple(w for w in dict.fromkeys(query_words(text)) if w not in consumed)
+    named = tuple(dict.fromkeys(day for term in terms for day in days_after(term, DAYS_AFTER)))
+    return named, words, tuple(w for w in words if w not in STOPWORDS and w not in dated and not w.isdigit())
 
 
 def identifier_queries(schema: tv.Schema, text: str, searcher: tv.Searcher) -> list[tuple[str, tv.Query]]:
@@ -348,7 +351,7 @@ def read_hits(
     with ``parts`` (labelled clauses of the query), what each added to each hit's score."""
     hits = []
     named_days, words, others = _dates_and_words(text)
-    matcher = Matcher(words, fuzzy)
+    matcher = Matcher(list(words), fuzzy)
     named = set(named_days) if not others else set()  # hits found by their date alone
     for score, address in searcher.search(query, limit).hits:
         doc = searcher.doc(address)
