@@ -46,6 +46,23 @@ def check_secrets(text: str, allow: bool) -> None:
         )
 
 
+def allow_tags(rules: list[str] | None) -> list[str]:
+    """The tags that record a writer's ``--allow RULE`` (``allow-RULE``); unknown rules are refused."""
+    from memcli.storage import guard
+
+    out = []
+    for rule in rules or ():
+        rule = rule.strip().lower().removeprefix("allow-")
+        if rule == "invisible":
+            raise MemcliError("invisible characters cannot be allowed: nobody sees them in a diff; nothing written")
+        if rule not in guard.RULES:
+            raise MemcliError(
+                f"unknown rule {rule!r} for --allow; rules: {', '.join(r for r in guard.RULES if r != 'invisible')}"
+            )
+        out.append(f"allow-{rule}")
+    return list(dict.fromkeys(out))
+
+
 def clean_tags(tags: list[str] | None) -> list[str]:
     """Tags as given (a leading '#' dropped); each one word."""
     cleaned = [t.lstrip("#") for t in tags or []]
@@ -69,27 +86,42 @@ def parse_id(value: str | int) -> int:
 
 
 def add(
-    store: Store, agent: str, category: str, text: str, tags: list[str] | None = None, allow_secret: bool = False
+    store: Store,
+    agent: str,
+    category: str,
+    text: str,
+    tags: list[str] | None = None,
+    allow_secret: bool = False,
+    allow: list[str] | None = None,
 ) -> vault.Entry:
+    """A new entry, checked: text, size, secrets, and the content rules (``allow``: rules the writer
+    means to break, kept as ``allow-RULE`` tags)."""
     store.check(agent, category)
     body = require_text(check_text(text))
     store.check_size(body)  # before the secret scan: a 20 MB text is refused at once
     check_secrets(body, allow_secret)
-    return store.add(agent, category, body, clean_tags(tags))
+    return store.add(agent, category, body, clean_tags(tags) + allow_tags(allow))
 
 
 COPY_SCAN_FILES = 300  # without an index, a category of at most this many files is read to find a copy
 
 
 def edit(
-    store: Store, located: Located, text: str | None, tags: list[str] | None = None, allow_secret: bool = False
+    store: Store,
+    located: Located,
+    text: str | None,
+    tags: list[str] | None = None,
+    allow_secret: bool = False,
+    allow: list[str] | None = None,
 ) -> Located:
     """New text (None: unchanged) and, if given, new tags for an entry, checked as ``add`` checks."""
     if text is not None:
         text = require_text(check_text(text))
         store.check_size(text)
         check_secrets(text, allow_secret)
-    return store.update(located.agent, located.entry.id, text, clean_tags(tags) if tags is not None else None)
+    return store.update(
+        located.agent, located.entry.id, text, clean_tags(tags) if tags is not None else None, allow_tags(allow)
+    )
 
 
 def existing_copy(store: Store, agent: str, category: str, text: str) -> Located | None:
@@ -316,7 +348,12 @@ def search(
 
 
 def supersede(
-    store: Store, located: Located, text: str, tags: list[str] | None = None, allow_secret: bool = False
+    store: Store,
+    located: Located,
+    text: str,
+    tags: list[str] | None = None,
+    allow_secret: bool = False,
+    allow: list[str] | None = None,
 ) -> vault.Entry:
     """Replace an entry with a newer one: one new entry, in the same category, with the old one's
     tags (a pin too) and ``supersedes-OLD``.  The old file is left as it is: readers tell from the
@@ -330,10 +367,9 @@ def supersede(
     body = require_text(check_text(text))
     store.check_size(body)
     check_secrets(body, allow_secret)
-    kept = [t for t in old.tags if not t.startswith(SUPERSEDES)]
-    return store.add(
-        located.agent, located.category, body, vault.merge_tags(kept, clean_tags(tags)) + [f"{SUPERSEDES}{old.id}"]
-    )
+    kept = [t for t in old.tags if not t.startswith((SUPERSEDES, "allow-"))]  # an allowance is for its text only
+    new_tags = vault.merge_tags(kept, clean_tags(tags) + allow_tags(allow))
+    return store.add(located.agent, located.category, body, new_tags + [f"{SUPERSEDES}{old.id}"])
 
 
 def versions(store: Store, agent: str, category: str) -> dict[int, int]:

@@ -24,6 +24,8 @@ class CheckpointResult:
     messages: int = 0
     new_messages: int = 0
     redacted: int = 0
+    revealed: int = 0  # messages whose invisible characters were made visible
+    held: int = 0  # extracted decisions and lessons not stored: they broke a content rule
     handoff_id: int | None = None
     decisions: list[int] = field(default_factory=list)
     lessons: list[int] = field(default_factory=list)
@@ -33,6 +35,8 @@ class CheckpointResult:
             "messages": self.messages,
             "new_messages": self.new_messages,
             "redacted": self.redacted,
+            "revealed": self.revealed,
+            "held": self.held,
             "handoff": self.handoff_id,
             "decisions": self.decisions,
             "lessons": self.lessons,
@@ -48,6 +52,29 @@ def cut_long_messages(messages: list[dict[str, Any]], limit: int) -> None:
     for m in messages:
         if len(m["text"]) > limit:
             m["text"] = m["text"][:limit] + CUT_MARK.format(n=len(m["text"]) - limit)
+
+
+def reveal_invisible(messages: list[dict[str, Any]]) -> int:
+    """Invisible and direction-control characters in messages made visible (``⟨U+200B⟩``): a
+    session is always saved, and nothing hidden rides along into memory.  How many messages held any."""
+    from memcli.storage import guard
+
+    count = 0
+    for m in messages:
+        text = m["text"]
+        if not text.isascii() or "\x1b" in text or any(ord(c) < 32 and c not in "\t\n\r" for c in text):
+            if guard.invisible(text):
+                m["text"] = guard.make_visible(text)
+                count += 1
+    return count
+
+
+def held_text(text: str) -> str | None:
+    """Why text may not go into a handoff or an extracted insight (a content rule it breaks), or None."""
+    from memcli.storage import guard
+
+    found = guard.scan(text)
+    return guard.RULES.get(found[0].rule, found[0].rule) if found else None
 
 
 def redact_messages(messages: list[dict[str, Any]]) -> int:
@@ -74,7 +101,14 @@ def _line(text: str, limit: int) -> str:
 def _said(m: dict[str, Any], chars: int) -> str:
     """A message as a handoff quotes it."""
     label = "Agent" if m["role"] == "agent" else m["role"].capitalize()
-    return f"[{label}]: {_line(m['text'], chars)}"
+    return f"[{label}]: {_quoted(m['text'], chars)}"
+
+
+def _quoted(text: str, chars: int) -> str:
+    """A message as the next session will read it: one line; a message that breaks a content rule
+    (a hijacked turn that says to run remote code, say) is named, not quoted."""
+    why = held_text(text)
+    return f"[left out by memcli: {why}]" if why else _line(text, chars)
 
 
 def handoff_text(
@@ -87,7 +121,7 @@ def handoff_text(
     lines = []
     first = next((n for n, m in enumerate(messages) if m["role"] == "user"), None)
     if first is not None:
-        lines.append(f"Asked: {_line(messages[first]['text'], chars)}")
+        lines.append(f"Asked: {_quoted(messages[first]['text'], chars)}")
     files = list(dict.fromkeys(v for k, v in activity or () if k == "file"))
     commands = list(dict.fromkeys(v for k, v in activity or () if k == "command"))
     done = []
@@ -103,7 +137,13 @@ def handoff_text(
     if tail:
         lines.append("Where it stopped:")
     lines.extend(_said(m, chars) for m in tail)
-    return "\n".join(lines)
+    # The last guard: a handoff is always written, and nothing in it breaks a content rule.
+    from memcli.storage import guard
+
+    lines = [guard.make_visible(line) for line in lines]
+    return "\n".join(
+        line if not held_text(line) else f"[a line left out by memcli: {held_text(line)}]" for line in lines
+    )
 
 
 def worth_a_handoff(messages: list[dict[str, Any]], activity: list[tuple[str, str]], insights: int, least: int) -> bool:
@@ -146,6 +186,7 @@ def save(
     result = CheckpointResult(messages=len(messages))
     if redact:
         result.redacted = redact_messages(messages)
+    result.revealed = reveal_invisible(messages)
     cut_long_messages(messages, config.checkpoint_max_message_chars)
     conversations.assign_ids(messages, chat_id)
     for m in messages:
@@ -167,6 +208,9 @@ def save(
                 ("lessons", insights.lessons, result.lessons),
             ):
                 for item in items:
+                    if held_text(item):  # a hijacked turn's "we decided ..." is not a decision
+                        result.held += 1
+                        continue
                     if extract.dedupe_key(item) not in known[category]:
                         known[category].add(extract.dedupe_key(item))
                         ids.append(store.add(agent, category, item, list(EXTRACT_TAGS)).id)

@@ -36,6 +36,9 @@ COMMANDS = (
     "compact",
     "migrate",
     "resolve",
+    "review",
+    "trust",
+    "audit",
     "status",
     "setup",
     "mcp",
@@ -125,6 +128,17 @@ ALLOW_SECRET = Param(
     type=bool,
     default=False,
     help="Store text even if it looks like a secret.",
+)
+ALLOW_RULE = Param(
+    "allow",
+    "options",
+    flags=("--allow",),
+    type=str,
+    default=None,
+    help="Store text that a content rule refuses, when you mean it (repeatable: remote-code, override,"
+    " concealment, exfiltration, fake-delimiter, memcli-marker, encoded, agent-config); kept as the tag"
+    " allow-RULE, which `memcli review` lists.",
+    metavar="RULE",
 )
 DRY_RUN = Param(
     "dry_run", "flag", flags=("--dry-run",), type=bool, default=False, help="Say what would change; change nothing."

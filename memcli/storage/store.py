@@ -112,6 +112,14 @@ def _check_storable(body: str, tags: list[str] | None) -> None:
             raise MemcliError(f"invalid tag {tag!r}: tags are single words without spaces")
 
 
+def check_content(body: str, tags: list[str]) -> None:
+    """The content rules (``memcli.storage.guard``) on new text: invisible characters and hijack
+    patterns are refused with one line, but for the rules the entry's ``allow-RULE`` tags allow."""
+    from memcli.storage import guard
+
+    guard.check(body, guard.allowed_rules(tags))
+
+
 def _size(n: int) -> str:
     return f"{n / 1_048_576:.1f} MB" if n >= 1_048_576 else f"{n / 1024:.0f} KB" if n >= 1024 else f"{n} bytes"
 
@@ -645,6 +653,7 @@ class Store:
         _check_storable(body, tags)
         self.check_size(body)
         tags = vault.merge_tags(tags or [], vault.hashtags(body))
+        check_content(body, tags)
         self.layout.require()
         with self.lock():
             entry = Entry(id=self._new_id(self._ids_in_use(agent, category)), date=None, tags=tags, body=body)
@@ -669,7 +678,14 @@ class Store:
         self._write_files(agent, category, {key: [entry]})
         return key
 
-    def update(self, agent: str, entry_id: int, body: str | None = None, tags: list[str] | None = None) -> Located:
+    def update(
+        self,
+        agent: str,
+        entry_id: int,
+        body: str | None = None,
+        tags: list[str] | None = None,
+        extra_tags: list[str] | None = None,
+    ) -> Located:
         """Replace an entry's body and/or tags, in the file that holds it.  New text brings its own
         tags: its #hashtags, and ``tags`` if given, else the old tags that were not #hashtags of the
         old text (--tag, system tags such as ``compacted``); ``tags`` alone replace the tags and
@@ -687,7 +703,12 @@ class Store:
                 new_tags = vault.merge_tags(vault.hashtags(body), tags)
             else:  # the text's #hashtags, and the tags given apart from the text before (--tag, system tags)
                 written = {t.lower() for t in vault.hashtags(old.body)}
-                new_tags = vault.merge_tags(vault.hashtags(body), [t for t in old.tags if t.lower() not in written])
+                kept = [t for t in old.tags if t.lower() not in written and not t.startswith("allow-")]
+                new_tags = vault.merge_tags(vault.hashtags(body), kept)  # an allowance is for the text it came with
+            if extra_tags:
+                new_tags = vault.merge_tags(new_tags, extra_tags)
+            if body is not None:
+                check_content(new_body, new_tags)
             looped = [n for n in predecessors(new_tags) if n >= old.id and n not in predecessors(old.tags)]
             if looped:  # a version replaces older ones only: a cycle would hide every version of it
                 raise MemcliError(
@@ -758,6 +779,7 @@ class Store:
         return read_text(self.layout.project_file, self.layout.memory) or ""
 
     def write_project(self, text: str) -> None:
+        check_content(text, [])
         self.layout.require()
         with self.lock():
             atomic_write(self.layout.project_file, text, self.layout.memory)

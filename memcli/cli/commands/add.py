@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import ALLOW_SECRET, CommandSpec, Param, agent_argument, tag_option
+from memcli.cli.spec import ALLOW_RULE, ALLOW_SECRET, CommandSpec, Param, agent_argument, tag_option
 
 SPEC = CommandSpec(
     name="add",
@@ -27,6 +27,7 @@ SPEC = CommandSpec(
         Param("text", "argument", help="The text; '-' reads stdin; omitted: $EDITOR.", metavar="[TEXT]"),
         tag_option(),
         ALLOW_SECRET,
+        ALLOW_RULE,
     ),
 )
 
@@ -46,6 +47,7 @@ def run(
     text: str | None = None,
     tag: list[str] | None = None,
     allow_secret: bool = False,
+    allow: list[str] | None = None,
 ) -> int:
     from memcli import api
     from memcli.cli import common
@@ -54,12 +56,13 @@ def run(
     store = common.open_store(dir_option)
     store.check(agent, category)
     api.clean_tags(tag)
+    api.allow_tags(allow)  # an unknown rule is refused before the text is asked for
     body = common.read_text_argument(text, template=TEMPLATE.get(category, ""), what=f"a new {agent}/{category} entry")
     same = api.existing_copy(store, agent, category, body)
     if same is not None:  # the same memory once: say where it is, as a new entry's id would be said
         echo(f"already stored as {agent}/{category} {same.entry.id}; nothing added", err=True)
         echo(str(same.entry.id))
         return 0
-    entry = api.add(store, agent, category, body, tag, allow_secret)
+    entry = api.add(store, agent, category, body, tag, allow_secret, allow)
     echo(str(entry.id))
     return 0

@@ -109,10 +109,14 @@ def run(
     )
     if result.redacted:
         line += f"; redacted {plural(result.redacted, 'secret')}"
+    if result.revealed:
+        line += f"; invisible characters made visible in {plural(result.revealed, 'message')}"
     if close:
         line += (
             f"; handoff {'written' if result.handoff_id else 'unchanged'}, {plural(len(result.decisions), 'decision')}"
             f" and {plural(len(result.lessons), 'lesson')} extracted"
         )
+        if result.held:
+            line += f" ({plural(result.held, 'insight')} not stored: it broke a content rule)"
     output.echo(line, err=True)
     return 0

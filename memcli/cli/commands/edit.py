@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import agent_or_id, entry_id_argument, ALLOW_SECRET, CommandSpec, Param, tag_option
+from memcli.cli.spec import agent_or_id, entry_id_argument, ALLOW_RULE, ALLOW_SECRET, CommandSpec, Param, tag_option
 
 SPEC = CommandSpec(
     name="edit",
@@ -28,6 +28,7 @@ keeps the text. The agent may be left out when no other agent has an entry with 
         Param("text", "argument", help="New text; '-' reads stdin; omitted: $EDITOR.", metavar="[TEXT]"),
         tag_option("Tags (repeatable): with new text, added to its #hashtags; alone, they replace the tags."),
         ALLOW_SECRET,
+        ALLOW_RULE,
     ),
 )
 
@@ -39,6 +40,7 @@ def run(
     text: str | None = None,
     tag: list[str] | None = None,
     allow_secret: bool = False,
+    allow: list[str] | None = None,
 ) -> int:
     from memcli import api
     from memcli.cli import common
@@ -48,7 +50,7 @@ def run(
 
     store = common.open_store(dir_option)
     if agent == PROJECT_NAME:
-        if tag:
+        if tag or allow:
             raise MemcliError("_project.md has no tags; nothing changed")
         if entry_id is not None and text is not None:
             raise MemcliError(f"unexpected argument {text!r}: `memcli edit _project [TEXT|-]`")
@@ -64,6 +66,6 @@ def run(
         body = None  # only the tags change
     else:
         body = common.read_text_argument(text, initial=located.entry.body)
-    updated = api.edit(store, located, body, tags, allow_secret)
+    updated = api.edit(store, located, body, tags, allow_secret, allow)
     echo(f"updated {located.agent}/{updated.category} {updated.entry.id}", err=True)
     return 0

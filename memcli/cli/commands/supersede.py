@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import ALLOW_SECRET, CommandSpec, Param, agent_or_id, entry_id_argument, json_flag, tag_option
+from memcli.cli.spec import (
+    ALLOW_RULE,
+    ALLOW_SECRET,
+    CommandSpec,
+    Param,
+    agent_or_id,
+    entry_id_argument,
+    json_flag,
+    tag_option,
+)
 
 SPEC = CommandSpec(
     name="supersede",
@@ -27,6 +36,7 @@ supersede the same entry, the newer successor is the version shown, and both are
         Param("text", "argument", help="The new text; '-' reads stdin; omitted: $EDITOR.", metavar="[TEXT]"),
         tag_option("More tags for the new entry (repeatable)."),
         ALLOW_SECRET,
+        ALLOW_RULE,
         json_flag("Print the new entry as JSON (as `memcli show --json` does)."),
     ),
 )
@@ -39,6 +49,7 @@ def run(
     text: str | None = None,
     tag: list[str] | None = None,
     allow_secret: bool = False,
+    allow: list[str] | None = None,
     as_json: bool = False,
 ) -> int:
     from memcli import api, output
@@ -48,7 +59,7 @@ def run(
     store = common.open_store(dir_option)
     located, text = api.locate(store, agent, entry_id, text, usage="memcli supersede [AGENT] ID [TEXT]")
     body = common.read_text_argument(text, initial=located.entry.body)
-    new = api.supersede(store, located, body, tag, allow_secret)
+    new = api.supersede(store, located, body, tag, allow_secret, allow)
     echo(f"superseded {located.agent}/{located.category} {located.entry.id} by {new.id}", err=True)
     if as_json:
         output.print_json(api.entry_json(located.agent, located.category, new))

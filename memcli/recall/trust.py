@@ -1,0 +1,272 @@
+"""What may steer an agent: the one verdict every face asks (the block, the agent hooks, the MCP
+server, search, list, show, status, review and the page).
+
+An entry is *held back* from every block, and marked wherever it is shown, when
+
+- its content is unreviewed (``memcli.git.provenance``: brought by a commit made elsewhere that is
+  not on the trusted branch), or
+- its text holds invisible or direction-control characters, or a hijack pattern
+  (``memcli.storage.guard``) that its tags do not allow (``allow-RULE``, which ``add --allow RULE``
+  writes),
+
+unless the reader trusted that very content (``memcli trust``).  A trusted entry that holds
+invisible characters is shown with them made visible; no block ever holds one.
+"""
+
+from __future__ import annotations
+
+from memcli.git.provenance import NOTHING, Provenance, provenance
+from memcli.storage.paths import Layout
+
+__all__ = ["NOTHING", "Provenance", "provenance", "flagged", "verdict", "project_verdict", "LEFT_OUT"]
+
+LEFT_OUT = "{n} {memories} from unreviewed or flagged changes left out: `memcli review`"
+
+
+def flagged(body: str, tags: list[str]) -> str | None:
+    """The first content rule ``body`` breaks that its tags do not allow, as a reason; else None."""
+    from memcli.storage import guard
+
+    findings = guard.scan(body)
+    if not findings:
+        return None
+    allowed = guard.allowed_rules(tags)
+    for f in findings:
+        if f.rule not in allowed:
+            return f"flagged: {guard.RULES.get(f.rule, f.rule)} ({f.rule}: '{f.excerpt}')"
+    return None
+
+
+def verdict(
+    prov: Provenance, agent: str, category: str, entry_id: int, date: str, tags: list[str], body: str
+) -> str | None:
+    """Why this entry may not steer an agent (one line), or None when it may."""
+    hold = prov.held(agent, category, entry_id)
+    if hold is not None:
+        return hold.reason()
+    reason = flagged(body, tags)
+    if reason and prov.is_trusted(agent, category, entry_id, date, tags, body):
+        return None
+    return reason
+
+
+def project_verdict(prov: Provenance, text: str) -> str | None:
+    """Why the project text may not head a block, or None."""
+    from memcli.git.provenance import project_digest
+
+    if prov.project is not None:
+        return prov.project.reason()
+    reason = flagged(text, [])
+    if reason and prov.trusted and project_digest(text) in prov.trusted:
+        return None
+    return reason
+
+
+def of(layout: Layout) -> Provenance:
+    return provenance(layout)
+
+
+# ------------------------------------------------------------------------------------- review
+
+
+class Held:
+    """An entry (or the project text) that may not steer an agent, or one its writer allowed."""
+
+    __slots__ = ("agent", "category", "id", "kind", "reason", "text", "path", "hold", "tags", "date")
+
+    def __init__(self, agent: str, category: str, entry_id: int | None, kind: str, reason: str, text: str, path: str):
+        self.agent, self.category, self.id, self.kind = agent, category, entry_id, kind
+        self.reason, self.text, self.path = reason, text, path
+        self.hold = None
+        self.tags: list[str] = []
+        self.date = ""
+
+    def to_json(self) -> dict:
+        from memcli.storage import guard
+
+        data = {
+            "agent": self.agent,
+            "category": self.category,
+            "id": self.id,
+            "kind": self.kind,  # "unreviewed", "flagged" or "allowed"
+            "reason": self.reason,
+            "path": self.path,
+            "date": self.date,
+            "tags": self.tags,
+            "text": guard.make_visible(self.text),
+            "commit": None,
+        }
+        if self.hold is not None:
+            h = self.hold
+            data["commit"] = {"id": h.commit, "author": h.author, "date": h.date, "ref": h.ref, "subject": h.subject}
+        return data
+
+
+def review(store, agent: str | None = None) -> list[Held]:
+    """Every entry that is held back (unreviewed or flagged), and every one whose writer allowed a
+    content rule (``allow-RULE``), newest first; the project text first when it is held."""
+    from memcli.storage import guard
+    from memcli.storage.paths import PROJECT_FILE
+
+    prov = provenance(store.layout)
+    out: list[Held] = []
+    project = store.read_project()
+    why = project_verdict(prov, project) if project.strip() else None
+    if why:
+        item = Held("_project", "", None, "unreviewed" if prov.project else "flagged", why, project, PROJECT_FILE)
+        item.hold = prov.project
+        out.append(item)
+    found: list[Held] = []
+    for loc in store.iter_entries(agent):
+        e = loc.entry
+        hold = prov.held(loc.agent, loc.category, e.id)
+        reason = verdict(prov, loc.agent, loc.category, e.id, e.header_date, e.tags, e.body)
+        kind = "unreviewed" if hold else "flagged" if reason else ""
+        if not reason:
+            allowed = guard.allowed_rules(e.tags)
+            rules = {f.rule for f in guard.scan(e.body)} & allowed
+            if not rules:
+                continue
+            kind, reason = "allowed", "allowed by its writer: " + ", ".join(f"#allow-{r}" for r in sorted(rules))
+        elif hold:
+            also = flagged(e.body, e.tags)
+            if also:
+                reason += f"; also {also}"
+        item = Held(loc.agent, loc.category, e.id, kind, reason, e.body, e.source or "")
+        item.hold, item.tags, item.date = hold, e.tags, e.header_date
+        found.append(item)
+    found.sort(key=lambda h: (h.kind == "allowed", -(h.id or 0)))
+    return out + found
+
+
+def trust_entries(store, targets: list) -> list:
+    """Trust these entries (``Located``) as they are now: they may steer agents until they change."""
+    from memcli.git.provenance import digest_of, trust
+
+    trust(
+        store.layout,
+        [(digest_of(t.agent, t.category, t.entry), f"{t.agent}/{t.category}/{t.entry.id}") for t in targets],
+    )
+    return targets
+
+
+def trust_project(store) -> None:
+    from memcli.git.provenance import project_digest, trust
+
+    trust(store.layout, [(project_digest(store.read_project()), "_project")])
+
+
+# -------------------------------------------------------------------------------------- audit
+
+
+def _memory_files(text_files: list[str]) -> list[str]:
+    """The files of a memory tree whose text reaches a block: entries and the project text."""
+    out = []
+    for rel in text_files:
+        parts = rel.split("/")
+        if rel == "_project.md" or (
+            len(parts) in (2, 3)
+            and parts[-1].endswith(".md")
+            and not parts[0].startswith((".", "_"))
+            and parts[0] != "conversations"
+        ):
+            out.append(rel)
+    return out
+
+
+def audit(layout: Layout, refs: list[str], files: list[str] | None = None) -> dict:
+    """The content rules over memory: all of it (no ``refs``), what changed since ``refs[0]`` (in
+    the work tree) or between ``refs[0]`` and ``refs[1]``, or the ``files`` given (pre-commit).
+    Returns {"checked": entries, "files": n, "held": [...], "allowed": [...]}; raises MemcliError
+    for an unknown ref or a path outside the memory."""
+    import os
+
+    from memcli.errors import MemcliError
+    from memcli.git import repo
+    from memcli.storage import guard
+    from memcli.storage.fsutil import decode_text
+    from memcli.storage.store import parse_vault_bytes
+
+    memory = os.path.realpath(layout.memory)
+    top = repo.toplevel(layout.root) if refs else None
+    if refs and top is None:
+        raise MemcliError("memcli audit BASE [HEAD] needs a git repository")
+    memrel = os.path.relpath(memory, os.path.realpath(top)) if top else ""
+    for ref in refs:
+        done = repo.git(layout.root, "rev-parse", "--verify", "-q", f"{ref}^{{commit}}")
+        if done is None or done.returncode != 0:
+            raise MemcliError(f"unknown ref {ref!r}")
+
+    def at(ref: str | None, rel: str) -> bytes | None:
+        if ref is None:
+            try:
+                with open(os.path.join(memory, rel), "rb") as handle:
+                    return handle.read()
+            except OSError:
+                return None
+        return repo.git_bytes(layout.root, "cat-file", "blob", f"{ref}:{memrel}/{rel}")
+
+    if files is not None:
+        names = []
+        for f in files:
+            full = os.path.realpath(f)
+            if not full.startswith(memory + os.sep):
+                continue  # pre-commit passes every staged file its pattern matched: only memory counts
+            names.append(os.path.relpath(full, memory).replace(os.sep, "/"))
+        names = _memory_files(names)
+        base = None
+        head = None
+    elif refs:
+        args = ["diff", "--name-only", "-z", "--no-renames", "--diff-filter=AMT", *refs[:2], "--", memrel]
+        done = repo.git(top, *args)
+        if done is None or done.returncode != 0:
+            raise MemcliError(
+                "git diff failed: " + ((done.stderr.strip().splitlines() or ["?"])[0] if done else "no git")
+            )
+        prefix = memrel + "/"
+        names = _memory_files([n[len(prefix) :] for n in done.stdout.split("\0") if n.startswith(prefix)])
+        base, head = refs[0], (refs[1] if len(refs) > 1 else None)
+    else:
+        names = []
+        for folder, dirs, filenames in os.walk(memory):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            for n in filenames:
+                names.append(os.path.relpath(os.path.join(folder, n), memory).replace(os.sep, "/"))
+        names = _memory_files(sorted(names))
+        base = head = None
+    report: dict = {"checked": 0, "files": len(names), "held": [], "allowed": []}
+    for rel in names:
+        raw = at(head, rel)
+        if raw is None:
+            continue
+        try:
+            text = decode_text(raw, rel)
+        except MemcliError as exc:
+            report["held"].append({"path": rel, "id": None, "rule": "invisible", "line": 1, "excerpt": exc.message})
+            continue
+        if rel == "_project.md":
+            units = [(None, [], text)]
+        else:
+            try:
+                entries = parse_vault_bytes(rel, raw)
+            except MemcliError as exc:
+                report["held"].append({"path": rel, "id": None, "rule": "format", "line": 1, "excerpt": exc.message})
+                continue
+            before: set = set()
+            if base is not None:
+                old = at(base, rel)
+                if old:
+                    try:
+                        before = {(e.id, e.content()) for e in parse_vault_bytes(rel, old)}
+                    except MemcliError:
+                        before = set()
+            units = [(e.id, e.tags, e.body) for e in entries if (e.id, e.content()) not in before]
+        for entry_id, tags, body in units:
+            report["checked"] += 1
+            allowed = guard.allowed_rules(tags)
+            offset = max(text.find(body), 0) if body else 0
+            for f in guard.scan(body):
+                line = text.count("\n", 0, offset + f.start) + 1
+                row = {"path": rel, "id": entry_id, "rule": f.rule, "line": line, "excerpt": f.excerpt}
+                report["allowed" if f.rule in allowed else "held"].append(row)
+    return report
