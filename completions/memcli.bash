@@ -21,13 +21,13 @@ _memcli() {
         --format|-f) COMPREPLY=($(compgen -W "text json" -- "$cur")); return;;
     esac
     if [ -z "$cmd" ]; then
-        COMPREPLY=($(compgen -W "add archive checkpoint compact done edit init inject list mcp migrate pin recover resolve rm search setup show status supersede ui unarchive unpin --dir --version --help -h" -- "$cur"))
+        COMPREPLY=($(compgen -W "add archive audit checkpoint compact done edit init inject list mcp migrate pin recover resolve review rm search setup show status supersede trust ui unarchive unpin --dir --version --help -h" -- "$cur"))
         return
     fi
     case "$cmd" in
         add)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--tag -t --allow-secret --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--tag -t --allow-secret --allow --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -42,6 +42,11 @@ _memcli() {
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
+            fi
+            ;;
+        audit)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--files --strict --json --dir --help -h" -- "$cur")); return
             fi
             ;;
         checkpoint)
@@ -68,7 +73,7 @@ _memcli() {
             ;;
         edit)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--tag -t --allow-secret --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--tag -t --allow-secret --allow --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -126,6 +131,14 @@ _memcli() {
                 COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
             fi
             ;;
+        review)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
+            fi
+            if [ "${#positional[@]}" -eq 0 ]; then
+                COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
+            fi
+            ;;
         rm)
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=($(compgen -W "--yes -y --dir --help -h" -- "$cur")); return
@@ -162,7 +175,15 @@ _memcli() {
             ;;
         supersede)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--tag -t --allow-secret --json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--tag -t --allow-secret --allow --json --dir --help -h" -- "$cur")); return
+            fi
+            if [ "${#positional[@]}" -eq 0 ]; then
+                COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
+            fi
+            ;;
+        trust)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--branch --all --json --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return

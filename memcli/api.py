@@ -332,6 +332,7 @@ def search(
 ) -> tuple[list[Hit], str | None]:
     """The best matches (archived entries only with ``archived``), and a notice to pass on (an index
     rebuilt, a file skipped), if any."""
+    from memcli.recall import trust
     from memcli.search.index import SearchIndex
 
     store.check(agent, category)
@@ -341,10 +342,26 @@ def search(
     from memcli.storage.citations import cited_paths, missing
 
     root = str(store.layout.root)
+    prov = trust.provenance(store.layout) if hits else None
     for hit in hits:  # the few paths of the hits shown: one lstat each
         hit.stale = missing(root, cited_paths(hit.body))
         hit.superseded_by = index.newest_version(hit) if archived else None
+        assert prov is not None
+        hit.held = trust.verdict(prov, hit.agent, hit.category, hit.id, hit.date, hit.tags, hit.body)
     return hits, index.notice()
+
+
+def held(store: Store, rows: list[Located]) -> dict[int, str | None]:
+    """Why each entry is held back from agents (None: it is not), by ``id(row)``."""
+    from memcli.recall import trust
+
+    if not rows:
+        return {}
+    prov = trust.provenance(store.layout)
+    return {
+        id(r): trust.verdict(prov, r.agent, r.category, r.entry.id, r.entry.header_date, r.entry.tags, r.entry.body)
+        for r in rows
+    }
 
 
 def supersede(

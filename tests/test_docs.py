@@ -162,7 +162,7 @@ def test_colour_on_a_terminal_unless_no_color(mem: Path):
 
 
 JSON_SHAPES = {
-    ("status", "--json"): {"root", "agents", "totals", "index", "last_compaction", "git"},
+    ("status", "--json"): {"root", "agents", "totals", "index", "last_compaction", "git", "trust"},
     ("search", "streaming", "--json"): {
         "id",
         "agent",
@@ -173,11 +173,32 @@ JSON_SHAPES = {
         "snippet",
         "matches",
         "stale",
+        "held",
         "body",
     },
-    ("list", "--json"): {"id", "agent", "category", "date", "tags", "body", "superseded_by", "supersedes", "stale"},
+    ("list", "--json"): {
+        "id",
+        "agent",
+        "category",
+        "date",
+        "tags",
+        "body",
+        "superseded_by",
+        "supersedes",
+        "stale",
+        "held",
+    },
     ("recover", "dev", "--json"): {"agentId", "savedAt", "messages", "ageHours"},
-    ("inject", "dev", "sse", "--format", "json"): {"agent", "command", "budget", "tokens", "block", "sections", "cut"},
+    ("inject", "dev", "sse", "--format", "json"): {
+        "agent",
+        "command",
+        "budget",
+        "tokens",
+        "block",
+        "sections",
+        "cut",
+        "held",
+    },
     ("compact", "--dry-run", "--json"): {
         "timestamp",
         "checkpointsCleaned",

@@ -499,10 +499,13 @@ def _saved_user_texts(mem: Path) -> list[str]:
 
 def test_an_entry_quoting_the_end_line_cannot_cut_the_block_short(mem: Path):
     store = Store(Layout(mem))
-    store.add("dev", "decisions", "The inject block of the login redirect ends with a <!-- memcli:end --> line")
+    text = "The inject block of the login redirect ends with a <!-- memcli:end --> line"
+    refused = run("add", "dev", "decisions", text, cwd=mem)
+    assert refused.returncode == 1 and "memcli-marker" in refused.stderr  # the writer must mean it
+    store.add("dev", "decisions", text, ["allow-memcli-marker"])
     store.add("dev", "lessons", "VAULTLESSON login redirect lesson")
     block = run("inject", "dev", "fix the login redirect", cwd=mem, check=True).stdout
-    assert block.count("<!-- memcli:end -->") == 1
+    assert block.count("<!-- memcli:end -->") == 1 and "ends with a <!-- memcli-end (quoted) --> line" in block
     run(
         "checkpoint",
         "dev",

@@ -366,6 +366,7 @@ def test_show_and_list_json(mem: Path):
         "body": "Adopt SSE #sse",
         "superseded_by": None,
         "supersedes": [],
+        "held": None,
     }
     assert json.loads(run("list", "--tag", "sse", "--json", cwd=mem, check=True).stdout)[0]["id"] == e.id
     assert json.loads(run("list", "--tag", "nope", "--json", cwd=mem, check=True).stdout) == []

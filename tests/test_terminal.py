@@ -404,7 +404,13 @@ def test_done_on_twins_changes_the_one_it_names(mem: Path):
 
 
 def test_control_characters_are_shown_not_sent_to_a_terminal(mem: Path):
-    run("add", "dev", "lessons", "\x1b]0;pwned\x07\x1b[2Jtext", cwd=mem, check=True)
+    refused = run("add", "dev", "lessons", "\x1b]0;pwned\x07\x1b[2Jtext", cwd=mem)
+    assert refused.returncode == 1 and "U+001B" in refused.stderr  # memcli writes none; a hand edit may
+    folder = mem / ".memory" / "dev" / "lessons"
+    folder.mkdir(parents=True)
+    (folder / "1773679871839.md").write_text(
+        "<!-- id:1773679871839 -->\n## 2026-03-16T16:51\n\n\x1b]0;pwned\x07\x1b[2Jtext\n\n---\n"
+    )
     master, slave = os.openpty()
     try:
         subprocess.run([sys.executable, "-m", "memcli", "list"], cwd=mem, env=clean_env(), stdout=slave, timeout=60)

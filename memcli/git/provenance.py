@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import os
 
-from memcli.git.repo import git
 from memcli.storage.paths import PROJECT_FILE, Layout
 
 TYPE_CHECKING = False
@@ -145,6 +144,14 @@ def blob_id(data: bytes) -> str:
 
 
 # ------------------------------------------------------------------------------------ the cache
+
+
+def git(root: Any, *args: str) -> Any:
+    """``memcli.git.repo.git``, imported when first needed: a check whose stamp holds runs no git
+    and needs no ``subprocess`` (about 3 ms of imports on every prompt)."""
+    from memcli.git.repo import git as run
+
+    return run(root, *args)
 
 
 def _stat(path: str) -> list[int]:
@@ -310,20 +317,17 @@ def _local_commits(where: dict[str, Any]) -> set[str]:
     return made
 
 
-def _log(
-    top: str, args: list[str], memrel: str, stdin: str | None = None
-) -> list[tuple[dict[str, str], list[tuple[str, str]]]]:
+Commits = list[tuple[dict[str, str], list[tuple[str, str]]]]
+
+
+def _log(top: str, args: list[str], memrel: str, stdin: str = "") -> Commits:
     """Commits with the memory files each wrote: [(info, [(path, blob)])], newest first."""
-    import subprocess
+    from memcli.git.repo import git_input
 
     fmt = "%x01%H%x00%P%x00%an <%ae>%x00%aI%x00%S%x00%s"
-    cmd = ["git", "-C", top, "log", "--raw", "-c", "--no-abbrev", "--no-renames", "-z", "--source"]
-    cmd += [f"--format={fmt}", *args, "--", memrel]
-    try:
-        done = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return []
-    if done.returncode != 0:
+    cmd = ["log", "--raw", "-c", "--no-abbrev", "--no-renames", "-z", "--source", f"--format={fmt}", *args]
+    done = git_input(top, *cmd, "--", memrel, input=stdin)
+    if done is None or done.returncode != 0:
         return []
     out = []
     for record in done.stdout.split("\x01")[1:]:
@@ -422,31 +426,27 @@ def _compute(layout: Layout) -> Provenance:
             hold = _hold(layout, rel, blob, info, st, top, ref_t, path, trusted)
             if hold is not None:
                 holds.append(hold)
-    data = {
-        "v": VERSION,
-        "git": where,
-        "stamp": stamp,
-        "ref": ref_t,
-        "holds": [h.to_json() for h in holds],
-        "trusted": sorted(trusted),
-    }
-    _save(layout, data)
+    _save(
+        layout,
+        {
+            "v": VERSION,
+            "git": where,
+            "stamp": stamp,
+            "ref": ref_t,
+            "holds": [h.to_json() for h in holds],
+            "trusted": sorted(trusted),
+        },
+    )
     return Provenance(holds, trusted, ref_t, True)
 
 
 def _blobs_on(top: str, ref: str, paths: list[str]) -> dict[str, str]:
     """The blob each path has in ``ref``'s tree (paths it lacks are left out)."""
-    import subprocess
+    from memcli.git.repo import git_input
 
-    try:
-        done = subprocess.run(
-            ["git", "-C", top, "cat-file", "--batch-check=%(objectname) %(objecttype)"],
-            input="".join(f"{ref}:{p}\n" for p in paths),
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-    except (OSError, subprocess.SubprocessError):
+    lines = "".join(f"{ref}:{p}\n" for p in paths)
+    done = git_input(top, "cat-file", "--batch-check=%(objectname) %(objecttype)", input=lines)
+    if done is None:
         return {}
     out = {}
     for path, line in zip(paths, done.stdout.splitlines()):
@@ -523,7 +523,7 @@ def trust(layout: Layout, digests: list[tuple[str, str]]) -> int:
     return len(new)
 
 
-def branch_commits(layout: Layout, ref: str) -> list[tuple[dict[str, str], list[tuple[str, str]]]] | None:
+def branch_commits(layout: Layout, ref: str) -> Commits | None:
     """The commits ``ref`` brings that the trusted branch lacks (None if ``ref`` is unknown)."""
     where = _where(layout)
     if where is None:

@@ -10,10 +10,20 @@ import subprocess
 from pathlib import Path
 
 
-def git(root: Path, *args: str, timeout: float = 10) -> subprocess.CompletedProcess | None:
+def git(root: Path | str, *args: str, timeout: float = 10) -> subprocess.CompletedProcess | None:
     """Run git in ``root``; None when git is missing or hangs."""
     try:
         return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def git_input(root: Path | str, *args: str, input: str, timeout: float = 60) -> subprocess.CompletedProcess | None:
+    """Run git in ``root`` with ``input`` on its standard input (text); None when git is missing or hangs."""
+    try:
+        return subprocess.run(
+            ["git", "-C", str(root), *args], input=input, capture_output=True, text=True, timeout=timeout
+        )
     except (OSError, subprocess.SubprocessError):
         return None
 
@@ -23,7 +33,7 @@ def is_repo(root: Path) -> bool:
     return bool(result and result.returncode == 0 and result.stdout.strip() == "true")
 
 
-def git_bytes(root: Path, *args: str, timeout: float = 30) -> bytes | None:
+def git_bytes(root: Path | str, *args: str, timeout: float = 30) -> bytes | None:
     """The standard output of a git command as bytes (file contents), or None if it failed."""
     try:
         result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=timeout)

@@ -15,7 +15,7 @@ invisible characters is shown with them made visible; no block ever holds one.
 
 from __future__ import annotations
 
-from memcli.git.provenance import NOTHING, Provenance, provenance
+from memcli.git.provenance import NOTHING, Hold, Provenance, provenance
 from memcli.storage.paths import Layout
 
 __all__ = ["NOTHING", "Provenance", "provenance", "flagged", "verdict", "project_verdict", "LEFT_OUT"]
@@ -50,6 +50,14 @@ def verdict(
     return reason
 
 
+def short(reason: str) -> str:
+    """A mark for a list: ``held back: unreviewed`` or ``held back: flagged remote-code``."""
+    if reason.startswith("unreviewed"):
+        return "held back: unreviewed"
+    rule = reason.split("(", 1)[1].split(":", 1)[0] if "(" in reason else "flagged"
+    return f"held back: flagged {rule}"
+
+
 def project_verdict(prov: Provenance, text: str) -> str | None:
     """Why the project text may not head a block, or None."""
     from memcli.git.provenance import project_digest
@@ -77,14 +85,14 @@ class Held:
     def __init__(self, agent: str, category: str, entry_id: int | None, kind: str, reason: str, text: str, path: str):
         self.agent, self.category, self.id, self.kind = agent, category, entry_id, kind
         self.reason, self.text, self.path = reason, text, path
-        self.hold = None
+        self.hold: Hold | None = None
         self.tags: list[str] = []
         self.date = ""
 
     def to_json(self) -> dict:
         from memcli.storage import guard
 
-        data = {
+        data: dict = {
             "agent": self.agent,
             "category": self.category,
             "id": self.id,
@@ -192,6 +200,7 @@ def audit(layout: Layout, refs: list[str], files: list[str] | None = None) -> di
     if refs and top is None:
         raise MemcliError("memcli audit BASE [HEAD] needs a git repository")
     memrel = os.path.relpath(memory, os.path.realpath(top)) if top else ""
+    where = top or layout.root
     for ref in refs:
         done = repo.git(layout.root, "rev-parse", "--verify", "-q", f"{ref}^{{commit}}")
         if done is None or done.returncode != 0:
@@ -218,7 +227,7 @@ def audit(layout: Layout, refs: list[str], files: list[str] | None = None) -> di
         head = None
     elif refs:
         args = ["diff", "--name-only", "-z", "--no-renames", "--diff-filter=AMT", *refs[:2], "--", memrel]
-        done = repo.git(top, *args)
+        done = repo.git(where, *args)
         if done is None or done.returncode != 0:
             raise MemcliError(
                 "git diff failed: " + ((done.stderr.strip().splitlines() or ["?"])[0] if done else "no git")
@@ -244,6 +253,7 @@ def audit(layout: Layout, refs: list[str], files: list[str] | None = None) -> di
         except MemcliError as exc:
             report["held"].append({"path": rel, "id": None, "rule": "invisible", "line": 1, "excerpt": exc.message})
             continue
+        units: list[tuple[int | None, list[str], str]]
         if rel == "_project.md":
             units = [(None, [], text)]
         else:
@@ -265,8 +275,8 @@ def audit(layout: Layout, refs: list[str], files: list[str] | None = None) -> di
             report["checked"] += 1
             allowed = guard.allowed_rules(tags)
             offset = max(text.find(body), 0) if body else 0
-            for f in guard.scan(body):
-                line = text.count("\n", 0, offset + f.start) + 1
-                row = {"path": rel, "id": entry_id, "rule": f.rule, "line": line, "excerpt": f.excerpt}
-                report["allowed" if f.rule in allowed else "held"].append(row)
+            for found in guard.scan(body):
+                line = text.count("\n", 0, offset + found.start) + 1
+                row = {"path": rel, "id": entry_id, "rule": found.rule, "line": line, "excerpt": found.excerpt}
+                report["allowed" if found.rule in allowed else "held"].append(row)
     return report

@@ -135,6 +135,7 @@ class Hit:
         "related",
         "stale",
         "superseded_by",
+        "held",
     )
 
     def __init__(
@@ -155,6 +156,7 @@ class Hit:
         self.related = related  # found through the entries next to it, not its own words
         self.stale: list[str] = []  # paths it cites that are gone (set by api.search)
         self.superseded_by: int | None = None  # the newest version of a replaced entry (set by api.search)
+        self.held: str | None = None  # why it is held back from agents (set by api.search)
         self.explain: list[tuple[str, float]] = []  # what each clause of the query added (search --explain)
 
     def to_json(self) -> dict[str, Any]:
@@ -170,6 +172,7 @@ class Hit:
             "related": self.related,
             "stale": self.stale,
             "superseded_by": self.superseded_by,
+            "held": self.held,
             "body": self.body,
             **(
                 {"explain": [{"clause": label, "score": round(value, 4)} for label, value in self.explain]}

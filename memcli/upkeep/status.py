@@ -86,6 +86,13 @@ def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
             }
     report["index"] = index_status(store)
     report["last_compaction"] = compact_log.last_run(store)
+    from memcli.recall import trust
+
+    prov = trust.provenance(store.layout)
+    held = [{"agent": k[0], "category": k[1], "id": k[2], "reason": h.reason()} for k, h in prov.entries(agent)]
+    if prov.project is not None and agent is None:
+        held.insert(0, {"agent": "_project", "category": "", "id": None, "reason": prov.project.reason()})
+    report["trust"] = {"trusted_ref": prov.trusted_ref, "unreviewed": held}
     root = store.layout.root
     if repo.is_repo(root):
         changes = repo.memory_changes(root) or []

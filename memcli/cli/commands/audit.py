@@ -11,7 +11,7 @@ SPEC = CommandSpec(
 For pull requests and CI: with BASE and HEAD, the entries added or changed between two commits;
 with BASE alone, between BASE and the work tree; with neither, all of the memory; with --files,
 the files given (as pre-commit passes them). Each finding is a line `.memory/PATH:LINE: entry ID:
-RULE: what it does: 'excerpt'` (invisible characters shown as ⟨U+XXXX⟩). Entries whose writer
+RULE: what it does: 'excerpt'` (invisible characters shown as U+XXXX marks). Entries whose writer
 allowed a rule (#allow-RULE, `memcli add --allow RULE`) are listed as notes and pass, unless
 --strict.""",
     epilog="""Examples:

@@ -55,9 +55,17 @@ def run(
         for key in {(r.agent, r.category) for r in rows}:
             heads[key] = api.versions(store, *key)
     newer = {id(r): heads.get((r.agent, r.category), {}).get(r.entry.id) for r in rows}
+    held = api.held(store, rows)
     if as_json:
         output.print_json(
-            [{**api.entry_json(r.agent, r.category, r.entry, newer[id(r)]), "stale": stale[id(r)]} for r in rows]
+            [
+                {
+                    **api.entry_json(r.agent, r.category, r.entry, newer[id(r)]),
+                    "stale": stale[id(r)],
+                    "held": held[id(r)],
+                }
+                for r in rows
+            ]
         )
         return 0
     if not rows:
@@ -76,6 +84,10 @@ def run(
         mark = f"  {stale_note(stale[id(r)])}" if stale[id(r)] else ""
         if newer[id(r)] is not None:
             mark += f"  (superseded by {newer[id(r)]})"
+        if held[id(r)]:
+            from memcli.recall.trust import short
+
+            mark += f"  [{short(held[id(r)] or '')}]"
         lines.append(line + (f"  {output.dim(tags)}" if tags else "") + mark)
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

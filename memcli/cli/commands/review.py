@@ -14,7 +14,7 @@ an unmerged pull request), or when its text holds invisible characters or a hija
 (overriding instructions, hiding things from the user, running remote code, sending data out).
 Entries whose writer allowed a rule (--allow RULE on add) are listed too. Settle each with
 `memcli trust ID` (after reading it) or `memcli rm ID`. Invisible characters are shown as
-⟨U+XXXX⟩.""",
+U+XXXX marks.""",
     epilog="""Examples:
 
   memcli review

@@ -85,6 +85,10 @@ def run_search(
             head += "  (next to a match)"
         if h.superseded_by is not None:
             head += f"  (superseded by {h.superseded_by})"
+        if h.held:
+            from memcli.recall.trust import short
+
+            head += f"  [{short(h.held)}]"
         if h.stale:
             from memcli.storage.citations import stale_note
 

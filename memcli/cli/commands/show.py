@@ -62,10 +62,17 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
             f" ({located.category}); the next write gives the others ids of their own"
         )
     e = located.entry
+    held = api.held(store, [located])[id(located)]
     if as_json:
-        output.print_json(api.entry_json(located.agent, located.category, e, newest))
+        output.print_json({**api.entry_json(located.agent, located.category, e, newest), "held": held})
         return 0
+    body = e.body
+    if held:
+        from memcli.storage.guard import make_visible
+
+        output.warn(f"entry {e.id} is held back from agents ({held}); see `memcli review`")
+        body = make_visible(body)  # what hides in it, shown
     tags = output.visible(" ".join("#" + t for t in e.tags))
     head = output.bold(f"{e.id}  {located.agent}/{located.category}  {e.header_date}") + (f"  {tags}" if tags else "")
-    sys.stdout.write(f"{head}\n\n{output.visible(e.body)}\n")
+    sys.stdout.write(f"{head}\n\n{output.visible(body)}\n")
     return 0

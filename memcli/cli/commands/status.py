@@ -65,6 +65,13 @@ def run(dir_option: str | None, agent: str | None = None, as_json: bool = False)
         echo(f"last compaction: {last['timestamp']} (nothing to do; last changes {changes.get('timestamp', 'never')})")
     else:
         echo(f"last compaction: {last['timestamp']}")
+    unreviewed = report["trust"]["unreviewed"]
+    if unreviewed:
+        ref = report["trust"]["trusted_ref"] or "none"
+        echo(
+            f"held back: {plural(len(unreviewed), 'unreviewed memory', 'unreviewed memories')} (not on the trusted"
+            f" branch {ref.removeprefix('refs/remotes/').removeprefix('refs/heads/')}): memcli review"
+        )
     git = report["git"]
     if git:
         hooks = (

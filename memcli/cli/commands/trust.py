@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import CommandSpec, Param, agent_or_id, json_flag
+from memcli.cli.spec import CommandSpec, Param, json_flag
 
 SPEC = CommandSpec(
     name="trust",
