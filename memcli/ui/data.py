@@ -70,10 +70,11 @@ def _shown(store: Store, agent: str | None, category: str | None) -> int:
     return total
 
 
-def entry_row(store: Store, located: Located, newer: int | None = None) -> dict[str, Any]:
+def entry_row(store: Store, located: Located, newer: int | None = None, held: str | None = None) -> dict[str, Any]:
     from memcli.storage.citations import cited_paths, missing
 
     row = api.entry_json(located.agent, located.category, located.entry, newer)
+    row["held"] = held  # why it is held back from agents (see `memcli review`), or None
     row["stale"] = missing(str(store.layout.root), cited_paths(located.entry.body))
     row["title"] = api.first_line(located.entry.body)
     return row
@@ -99,8 +100,11 @@ def page(store: Store, params: dict[str, str]) -> dict[str, Any]:
     if hidden:
         for key in {(r.agent, r.category) for r in chosen}:
             heads[key] = api.versions(store, *key)
+    held = api.held(store, chosen)
     return {
-        "entries": [entry_row(store, r, heads.get((r.agent, r.category), {}).get(r.entry.id)) for r in chosen],
+        "entries": [
+            entry_row(store, r, heads.get((r.agent, r.category), {}).get(r.entry.id), held[id(r)]) for r in chosen
+        ],
         "offset": offset,
         "more": more,
     }
@@ -134,7 +138,7 @@ def entry(store: Store, params: dict[str, str]) -> dict[str, Any]:
     agent = _text(params.get("agent"), "agent")
     located = api.find_of(store, agent, api.parse_id(_text(params.get("id"), "id")))
     newer = api.newest_version(store, located)
-    row = entry_row(store, located, newer)
+    row = entry_row(store, located, newer, api.held(store, [located])[id(located)])
     row["replaces"] = predecessors(located.entry.tags)
     path = _entry_file(store, located.agent, located.category, located.entry.id)
     row["file"] = path
@@ -160,6 +164,13 @@ def search(store: Store, params: dict[str, str]) -> dict[str, Any]:
         row["title"] = api.first_line(h.body)
         out.append(row)
     return {"hits": out, "notice": notice}
+
+
+def review(store: Store, params: dict[str, str]) -> dict[str, Any]:
+    """What `memcli review` lists: held-back memory, and entries whose writer allowed a rule."""
+    from memcli.recall import trust
+
+    return {"items": [item.to_json() for item in trust.review(store, _opt(params.get("agent")))]}
 
 
 def _pieces(snippet: str) -> list[list[Any]]:
@@ -300,6 +311,17 @@ def _supersede(store: Store, body: dict[str, Any]) -> dict[str, Any]:
     return {"id": new.id, "message": f"entry {located.entry.id} superseded by {new.id}"}
 
 
+def _trust(store: Store, body: dict[str, Any]) -> dict[str, Any]:
+    from memcli.recall import trust
+
+    if body.get("project") is True:
+        trust.trust_project(store)
+        return {"id": None, "message": "trusted the project text"}
+    located = _located(store, body)
+    trust.trust_entries(store, [located])
+    return {"id": located.entry.id, "message": f"trusted entry {located.entry.id}"}
+
+
 def _flag(tag: str, on: bool, word: str):
     def run(store: Store, body: dict[str, Any]) -> dict[str, Any]:
         located = _located(store, body)
@@ -320,4 +342,5 @@ WRITES = {
     "unarchive": _flag(ARCHIVED_TAG, False, "unarchived"),
     "pin": _flag(PINNED_TAG, True, "pinned"),
     "unpin": _flag(PINNED_TAG, False, "unpinned"),
+    "trust": _trust,  # `memcli trust`: the reader's decision, kept in this clone
 }

@@ -136,6 +136,7 @@ class Handler(BaseHTTPRequestHandler):
             "/api/search": data.search,
             "/api/preview": data.preview,
             "/api/timeline": lambda s, q: data.timeline(s),
+            "/api/review": data.review,
         }
         handler = reads.get(parts.path)
         if handler is None:

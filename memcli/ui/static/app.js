@@ -210,7 +210,8 @@ function entryCard(row, pieces) {
     el("span", {}, String(row.id)), el("span", {}, `${row.agent}/${row.category}`), el("span", {}, row.date || ""),
     chips(row.tags),
     row.stale && row.stale.length ? el("span", { class: "chip stale" }, `cites ${row.stale.join(", ")}, gone`) : null,
-    row.superseded_by ? el("span", { class: "chip state" }, `superseded by ${row.superseded_by}`) : null);
+    row.superseded_by ? el("span", { class: "chip state" }, `superseded by ${row.superseded_by}`) : null,
+    row.held ? el("span", { class: "chip stale held", title: row.held }, "held back") : null);
   const more = row.body.trim().split("\n").length > 1; // a one-line body is its title
   const body = pieces
     ? el("div", { class: "snippet" }, pieces.map(([text, marked]) => (marked ? el("mark", {}, text) : text)))
@@ -263,6 +264,7 @@ const openEntry = guarded(async (agent, id) => {
   for (const old of row.replaces) box.append(el("p", { class: "dim" }, "Replaces ",
     el("button", { type: "button", class: "link", on: { click: () => openEntry(row.agent, old) } }, String(old))));
   if (row.stale.length) box.append(el("p", { class: "chip stale" }, `cites ${row.stale.join(", ")}, gone from the work tree`));
+  if (row.held) box.append(el("p", { class: "chip stale held", id: "detail-held" }, `held back from agents: ${row.held}`));
   box.append(el("div", { id: "detail-body" }, markdown(row.body)));
 
   const actions = el("div", { class: "row write" });
@@ -274,6 +276,7 @@ const openEntry = guarded(async (agent, id) => {
     el("button", { type: "button", id: "act-supersede", on: { click: () => editor("supersede", row.body, "") } }, "Supersede"),
     /- \[ \]/.test(row.body) ? el("button", { type: "button", id: "act-done", on: { click: () => act("done") } }, "Tasks done") : null,
     flag("pin", "unpin", "pinned"), flag("archive", "unarchive", "archived"),
+    row.held ? el("button", { type: "button", id: "act-trust", on: { click: () => act("trust") } }, "Trust") : null,
     el("button", { type: "button", id: "act-rm", class: "danger", on: { click: () => {
       if (confirm(`Remove entry ${row.id}?`)) act("rm");
     } } }, "Remove"));
@@ -423,10 +426,43 @@ const loadTimeline = guarded(async () => {
 
 // -- tabs and start ------------------------------------------------------------------------------
 
+// -- held back: what `memcli review` lists, each with trust and remove ----------------------------
+
+const loadReview = guarded(async () => {
+  const data = await get("/api/review");
+  const box = clear($("review"));
+  const held = data.items.filter((i) => i.kind !== "allowed");
+  $("review-tab").textContent = held.length ? `Held back (${held.length})` : "Held back";
+  if (!data.items.length) box.append(el("p", { class: "dim" }, "Nothing is held back."));
+  for (const item of data.items) {
+    const name = item.id === null ? "_project" : `${item.agent}/${item.category} ${item.id}`;
+    const c = item.commit;
+    const buttons = item.kind === "allowed" ? null : el("div", { class: "row write" },
+      el("button", { type: "button", class: "review-trust", on: { click: () => settle("trust", item) } }, "Trust"),
+      item.id === null ? null : el("button", { type: "button", class: "danger review-rm", on: { click: () => {
+        if (confirm(`Remove entry ${item.id}?`)) settle("rm", item);
+      } } }, "Remove"));
+    box.append(el("article", { class: "card review-item", dataset: { id: String(item.id), kind: item.kind } },
+      el("div", { class: "head" }, el("strong", {}, name), el("span", { class: "chip stale" }, item.kind)),
+      el("p", {}, item.reason),
+      c ? el("p", { class: "dim" }, `commit ${c.id.slice(0, 12)} by ${c.author}, ${c.date}${c.ref ? ", on " + c.ref : ""}: ${c.subject}`) : null,
+      el("pre", { class: "review-text" }, item.text), // as text: invisible characters already shown as marks
+      buttons));
+  }
+});
+
+const settle = guarded(async (action, item) => {
+  const result = await post(action, item.id === null ? { project: true } : { agent: item.agent, id: item.id });
+  say(result.message, true);
+  await loadReview();
+  await refresh();
+});
+
 function showTab(name) {
   for (const b of document.querySelectorAll("button.tab")) b.classList.toggle("active", b.dataset.tab === name);
   for (const s of document.querySelectorAll(".tab-body")) s.hidden = s.id !== `tab-${name}`;
   if (name === "timeline") loadTimeline();
+  if (name === "review") loadReview();
   if (name === "search") $("search-input").focus();
 }
 
@@ -452,6 +488,8 @@ const start = guarded(async () => {
   document.body.classList.toggle("read-only", overview.read_only);
   $("mode").textContent = overview.read_only ? "read-only" : "";
   $("root").textContent = overview.root;
+  const unreviewed = (overview.trust && overview.trust.unreviewed.length) || 0;
+  if (unreviewed) $("review-tab").textContent = `Held back (${unreviewed})`;
   fillSelects();
   renderAgents();
   document.body.dataset.readyMs = String(Math.round(performance.now())); // since the navigation started
