@@ -351,6 +351,11 @@ def search(
     return hits, index.notice()
 
 
+def held_of(store: Store, located: Located) -> str | None:
+    """Why one entry is held back from agents, or None."""
+    return next(iter(held(store, [located]).values()))
+
+
 def held(store: Store, rows: list[Located]) -> dict[int, str | None]:
     """Why each entry is held back from agents (None: it is not), by ``id(row)``."""
     from memcli.recall import trust

@@ -135,7 +135,7 @@ def build_server(dir_option: str | None = None, default_agent: str | None = None
         from memcli import api
 
         hits, _ = api.search(store(), query, agent, category, limit)
-        rows = [h.to_json() for h in hits]
+        rows = [_withheld(h.to_json()) for h in hits]
         text = "\n\n".join(_entry_text(r) for r in rows) or "no matches"
         return result(text, {"results": rows})
 
@@ -174,6 +174,7 @@ def build_server(dir_option: str | None = None, default_agent: str | None = None
         located, _ = api.show(db, agent, id)
         newest = api.newest_version(db, located)
         data = api.entry_json(agent, located.category, located.entry, newest)
+        data = _withheld({**data, "held": api.held_of(db, located)})
         text = _entry_text(data)
         if newest is not None:
             text += f"\n\n(superseded: the newest version is {newest})"
@@ -191,10 +192,10 @@ def build_server(dir_option: str | None = None, default_agent: str | None = None
         """Entries, newest first."""
         from memcli import api
 
-        rows = [
-            api.entry_json(r.agent, r.category, r.entry)
-            for r in api.entries(store(), agent, category, None, limit or 20)
-        ]
+        db = store()
+        found = api.entries(db, agent, category, None, limit or 20)
+        held = api.held(db, found)
+        rows = [_withheld({**api.entry_json(r.agent, r.category, r.entry), "held": held[id(r)]}) for r in found]
         text = "\n".join(
             f"{r['id']}  {r['agent']}/{r['category']}  {r['date']}  {_first_line(r['body'])}" for r in rows
         )
@@ -360,6 +361,23 @@ def build_server(dir_option: str | None = None, default_agent: str | None = None
         return result("\n".join(lines) or "no memory yet", data)
 
     return server
+
+
+def _withheld(row: dict[str, Any]) -> dict[str, Any]:
+    """An entry held back from agents (``memcli review``) is named to the agent, never quoted: its
+    text could be a contributor's unreviewed words or a hijack."""
+    if row.get("held"):
+        from memcli.recall.trust import short
+
+        row["held"] = short(row["held"])  # a commit's author and subject are the contributor's own words
+        note = (
+            f"[{row['held']}. Its text is not shown to agents; the user can read it with"
+            " `memcli review` and let it in with `memcli trust`.]"
+        )
+        row = {**row, "body": note, "matches": []}
+        if "snippet" in row:
+            row["snippet"] = note
+    return row
 
 
 def _first_line(body: str) -> str:

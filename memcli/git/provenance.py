@@ -50,6 +50,10 @@ COMMON_FILES = ("packed-refs", "config", f"{TRUST_FOLDER}/{TRUST_FILE}")
 ZERO = "0" * 40
 
 
+class GitFailed(Exception):
+    """git could not say where content came from (it hung, or failed): the last answer stands."""
+
+
 class Hold:
     """A memory file held back, and why: the commit made elsewhere that brought its content."""
 
@@ -219,7 +223,10 @@ def _from_cache(data: dict[str, Any], layout: Layout) -> Provenance | None:
 
 
 def provenance(layout: Layout, refresh: bool = False) -> Provenance:
-    """The memory's provenance, from the cache while git's state holds; never raises."""
+    """The memory's provenance, from the cache while git's state holds; never raises.  When git
+    fails to answer, what the cache held last stands (it is not replaced, so the next call asks
+    again): a git that hangs never lets what was held back through."""
+    data = None
     try:
         if not refresh:
             data = _load(layout)
@@ -228,6 +235,11 @@ def provenance(layout: Layout, refresh: bool = False) -> Provenance:
                 if found is not None:
                     return found
         return _compute(layout)
+    except GitFailed:
+        if data and data.get("git"):
+            holds = [Hold.from_json(h) for h in data.get("holds", ())]
+            return Provenance(holds, set(data.get("trusted", ())), data.get("ref"), True)
+        return NOTHING
     except Exception as exc:  # noqa: BLE001  a bug here must never hide memory: say so when debugging
         if os.environ.get("MEMCLI_DEBUG"):
             raise
@@ -328,7 +340,7 @@ def _log(top: str, args: list[str], memrel: str, stdin: str = "") -> Commits:
     cmd = ["log", "--raw", "-c", "--no-abbrev", "--no-renames", "-z", "--source", f"--format={fmt}", *args]
     done = git_input(top, *cmd, "--", memrel, input=stdin)
     if done is None or done.returncode != 0:
-        return []
+        raise GitFailed(done.stderr.strip() if done is not None else "git did not run")
     out = []
     for record in done.stdout.split("\x01")[1:]:
         fields = record.split("\0")
@@ -386,7 +398,8 @@ def _compute(layout: Layout) -> Provenance:
     stamp = _stamp(where)  # taken before asking git: a change meanwhile is seen next time
     trusted = _read_trusted(_trust_file(layout, where))
     memrel = os.path.relpath(os.path.realpath(layout.memory), os.path.realpath(top))
-    starts = ["--branches", "--remotes", "HEAD"]  # branches first: a commit is named by the branch that has it
+    unborn = bool(head_ref) and head_ref not in refs  # no commit yet on this branch
+    starts = ["--branches", "--remotes"] + ([] if unborn else ["HEAD"])  # a commit is named by a branch that has it
     starts += [n for n in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD") if os.path.exists(f"{where['dir']}/{n}")]
     not_t = ["--not", ref_t] if ref_t else []
     commits = _log(top, starts + not_t, memrel) if (ref_t or refs) else []
@@ -414,7 +427,11 @@ def _compute(layout: Layout) -> Provenance:
     if candidates:
         rest = made - {info["commit"] for info, _ in commits}
         if rest:  # commits made here that no ref reaches now (rebased, amended): what they wrote is the reader's
-            for _, wrote in _log(top, ["--no-walk=unsorted", "--stdin"], memrel, "\n".join(sorted(rest)) + "\n"):
+            try:
+                again = _log(top, ["--no-walk=unsorted", "--stdin"], memrel, "\n".join(sorted(rest)) + "\n")
+            except GitFailed:  # a commit the reflog names but git no longer has: nothing of it is here
+                again = []
+            for _, wrote in again:
                 local_blobs.update(blob for _, blob in wrote)
         on_t = _blobs_on(top, ref_t, [c[0] for c in candidates]) if ref_t else {}
         for path, blob, info, st in candidates:
@@ -534,4 +551,7 @@ def branch_commits(layout: Layout, ref: str) -> Commits | None:
         return None
     ref_t = trusted_ref(_refs(top), _config(top))
     memrel = os.path.relpath(os.path.realpath(layout.memory), os.path.realpath(top))
-    return _log(top, [ref, *(["--not", ref_t] if ref_t else [])], memrel)
+    try:
+        return _log(top, [ref, *(["--not", ref_t] if ref_t else [])], memrel)
+    except GitFailed:
+        return None

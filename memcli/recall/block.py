@@ -17,7 +17,7 @@ import re
 from memcli.storage import vault
 from memcli.storage.guard import strip_invisible
 from memcli.storage.injected_block import END, START, neutralise
-from memcli.recall.trust import LEFT_OUT
+from memcli.recall.trust import LEFT_OUT, short
 from memcli.errors import MemcliError
 from memcli.storage.paths import Layout
 from memcli.storage.store import PINNED_TAG, Store, current
@@ -154,7 +154,9 @@ class Selection:
             },
             "costs": self.costs(),
             "cut": self.cut,
-            "held": [{"what": what, "id": i, "reason": why} for what, i, why in self.held],
+            # the short reason only: this data may reach an agent (the MCP tool), and a commit's author or
+            # subject is the contributor's own text
+            "held": [{"what": what, "id": i, "reason": short(why)} for what, i, why in self.held],
         }
 
 

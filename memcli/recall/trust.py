@@ -33,7 +33,7 @@ def flagged(body: str, tags: list[str]) -> str | None:
     allowed = guard.allowed_rules(tags)
     for f in findings:
         if f.rule not in allowed:
-            return f"flagged: {guard.RULES.get(f.rule, f.rule)} ({f.rule}: '{f.excerpt}')"
+            return f"flagged: {guard.RULES.get(f.rule, f.rule)} ({f.rule})"  # no excerpt: it may be read by an agent
     return None
 
 
@@ -54,7 +54,7 @@ def short(reason: str) -> str:
     """A mark for a list: ``held back: unreviewed`` or ``held back: flagged remote-code``."""
     if reason.startswith("unreviewed"):
         return "held back: unreviewed"
-    rule = reason.split("(", 1)[1].split(":", 1)[0] if "(" in reason else "flagged"
+    rule = reason.rsplit("(", 1)[1].rstrip(")") if reason.endswith(")") else "flagged"
     return f"held back: flagged {rule}"
 
 

@@ -138,7 +138,7 @@ def entry(store: Store, params: dict[str, str]) -> dict[str, Any]:
     agent = _text(params.get("agent"), "agent")
     located = api.find_of(store, agent, api.parse_id(_text(params.get("id"), "id")))
     newer = api.newest_version(store, located)
-    row = entry_row(store, located, newer, api.held(store, [located])[id(located)])
+    row = entry_row(store, located, newer, api.held_of(store, located))
     row["replaces"] = predecessors(located.entry.tags)
     path = _entry_file(store, located.agent, located.category, located.entry.id)
     row["file"] = path

@@ -62,7 +62,7 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
             f" ({located.category}); the next write gives the others ids of their own"
         )
     e = located.entry
-    held = api.held(store, [located])[id(located)]
+    held = api.held_of(store, located)
     if as_json:
         output.print_json({**api.entry_json(located.agent, located.category, e, newest), "held": held})
         return 0
