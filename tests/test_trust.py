@@ -458,7 +458,7 @@ def test_mcp_tools_never_quote_held_memory_to_the_agent(team):
     asyncio.run(asyncio.wait_for(session(), 120))
 
 
-def test_the_page_shows_held_memory_and_trusts_it_behind_its_token(team, browser):
+def test_the_page_shows_held_memory_and_trusts_it_behind_its_token(team, browser):  # noqa: F811
     from .test_ui import UI, expect
 
     alice, mallory = team["alice"], team["mallory"]
