@@ -17,8 +17,8 @@ The rule (README, "Trusted memory").  A memory file's content is *reviewed* when
 Content brought by a commit made elsewhere that is not on ``T`` — a checkout of someone else's
 branch, a merge, rebase or cherry-pick of one, ``git checkout BRANCH -- PATH`` — is *unreviewed*:
 it is held back from every block until it reaches ``T`` or the reader trusts it.  A repository
-with no commit made elsewhere (no remote, everything written here) holds nothing back; nor does
-pulling the trusted branch, nor one's own work.  Outside git nothing is held back.
+with no remote holds nothing back (its commits are its own); nor does pulling the trusted branch,
+nor one's own work.  Outside git nothing is held back.
 
 Cost.  ``inject`` asks on every prompt, so the answer is kept in ``.vault/provenance.json`` with a
 stamp of git's state (HEAD, the index, the reflog, the trusted ref, packed refs, the config, the
@@ -402,7 +402,9 @@ def _compute(layout: Layout) -> Provenance:
     starts = ["--branches", "--remotes"] + ([] if unborn else ["HEAD"])  # a commit is named by a branch that has it
     starts += [n for n in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD") if os.path.exists(f"{where['dir']}/{n}")]
     not_t = ["--not", ref_t] if ref_t else []
-    commits = _log(top, starts + not_t, memrel) if (ref_t or refs) else []
+    # No remote: every commit is this clone's own (solo use holds nothing back, reflog or not).
+    remote = any(k.startswith("remote.") for k in config)
+    commits = _log(top, starts + not_t, memrel) if remote and (ref_t or refs) else []
     made = _local_commits(where)
     foreign: dict[str, dict[str, dict[str, str]]] = {}  # path -> blob -> the newest commit that wrote it
     local_blobs: set[str] = set()
