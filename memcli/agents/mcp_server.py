@@ -374,7 +374,7 @@ def _withheld(row: dict[str, Any]) -> dict[str, Any]:
             f"[{row['held']}. Its text is not shown to agents; the user can read it with"
             " `memcli review` and let it in with `memcli trust`.]"
         )
-        row = {**row, "body": note, "matches": []}
+        row = {**row, "body": note, "matches": [], "tags": []}
         if "snippet" in row:
             row["snippet"] = note
     return row

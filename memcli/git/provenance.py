@@ -1,31 +1,37 @@
-"""Which memory was reviewed: where each memory file's content came from, as git tells it, and
-the reader's own trust decisions.
+"""Which memory was reviewed: what commits made in other clones wrote into it, as git tells it,
+and the reader's own trust decisions.
 
-The rule (README, "Trusted memory").  A memory file's content is *reviewed* when
+The rule (README, "Trusted memory").  The trusted branch ``T`` is ``git config memcli.trustedRef``
+if set, else ``origin``'s default branch as last fetched (``origin/HEAD``; else the upstream of the
+local default branch), else the local default branch (``init.defaultBranch``, ``main``, ``master``,
+``trunk``).  A *foreign* commit is one that is not on ``T`` and that this clone did not make (its
+reflogs record every commit, merge, rebase, cherry-pick, revert and ``am`` made here; a fetch, a
+clone, a pull that fast-forwards makes nothing).  Then a memory entry (or the project text, or
+``config.toml``) is *unreviewed* when
 
-1. it is on the trusted branch: the same content at the same path in the tree of ``T``, where
-   ``T`` is ``git config memcli.trustedRef`` if set, else the remote's default branch as last
-   fetched (``origin/HEAD``, else ``main``, ``master`` or ``trunk`` of the first remote that has
-   one), else the local default branch (``init.defaultBranch``, ``main``, ``master``, ``trunk``); or
-2. no commit made in another clone brought it: memcli's own writes and hand edits (uncommitted,
-   or committed here: git's reflog records a commit made in this clone as ``commit``, and a
-   merge made here as ``merge …: Merge made by``, which counts for what the merge itself wrote);
-   or
-3. the reader trusted it (``memcli trust``), a decision kept in this clone's
-   ``.git/memcli/trusted``, which no branch can ship.
+- a line of it (a body line, or a tag) is one that a foreign commit reachable from what is checked
+  out (HEAD, a merge or cherry-pick under way, ``FETCH_HEAD``) *added*, or
+- its whole text is the text of an entry that any other foreign commit wrote (a branch or tag not
+  checked out, copied in with ``checkout BRANCH -- PATH``, a squash merge, a cherry-pick),
 
-Content brought by a commit made elsewhere that is not on ``T`` — a checkout of someone else's
-branch, a merge, rebase or cherry-pick of one, ``git checkout BRANCH -- PATH`` — is *unreviewed*:
-it is held back from every block until it reaches ``T`` or the reader trusts it.  A repository
-with no remote holds nothing back (its commits are its own); nor does pulling the trusted branch,
-nor one's own work.  Outside git nothing is held back.
+and ``T`` does not have that line at that path, and the reader did not trust that content
+(``memcli trust``, kept in ``.git/memcli/trusted``, which no branch can ship).  Only files whose
+content differs from ``T`` are looked at.  So one's own writes and edits, one's own commits,
+rebased or not, and a pull of ``T`` hold nothing back; a repository with no remote and no
+``FETCH_HEAD`` holds nothing back; outside git nothing is held back.  Judging lines, not files,
+keeps what a merge, a squash, ``compact``, ``pin`` or a pre-commit hook rewrote here as foreign as
+it came.
 
-Cost.  ``inject`` asks on every prompt, so the answer is kept in ``.vault/provenance.json`` with a
-stamp of git's state (HEAD, the index, the reflog, the trusted ref, packed refs, the config, the
-trust file: about a dozen ``stat`` calls) and of each held file; while the stamp holds, no git
-process runs.  When it changed, four or five git commands find the commits that are not on
-``T`` (``git log --raw -c`` over ``.memory/``), and only files whose content such a commit wrote
-are hashed.
+A branch that tracks files in ``.memory/.vault/`` (the cache: a forged index or checkpoint) or
+puts a submodule inside ``.memory/`` *poisons* the memory: no block shows any of it until that is
+undone.
+
+Cost.  ``inject`` asks on every prompt, so the answer is kept in ``.git/memcli/provenance.json``
+(in git's own folder: a branch cannot forge it) with a stamp of git's state (HEAD, the index, the
+reflog, the trusted ref, packed refs, ``FETCH_HEAD``, the config, the trust file and the search
+index's manifest, which changes whenever memory files change: about fifteen ``stat`` calls); while
+the stamp holds, no git process runs.  When it changed, a few git commands read the foreign
+commits and the files that differ from ``T``.  When git fails or hangs, the last answer stands.
 """
 
 from __future__ import annotations
@@ -40,13 +46,16 @@ if TYPE_CHECKING:
 
     from memcli.storage.vault import Entry
 
-CACHE = "provenance.json"  # in .vault/: a cache, rebuilt from git whenever it is missing or stale
-TRUST_FOLDER = "memcli"  # in git's common folder: the reader's decisions, local to the clone
-TRUST_FILE = "trusted"
-VERSION = 1
+CACHE = "provenance.json"  # in git's folder (per work tree): a cache, rebuilt whenever it is stale
+FOLDER = "memcli"  # in git's folders: memcli's own state, which no branch can ship
+TRUST_FILE = "trusted"  # in git's common folder: the reader's decisions, for every work tree
+VERSION = 2
 DEFAULT_BRANCHES = ("main", "master", "trunk")
-STATE_FILES = ("HEAD", "index", "logs/HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD", "rebase-merge")
-COMMON_FILES = ("packed-refs", "config", f"{TRUST_FOLDER}/{TRUST_FILE}")
+STATE_FILES = ("HEAD", "index", "logs/HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD", "FETCH_HEAD")
+COMMON_FILES = ("packed-refs", "config", f"{FOLDER}/{TRUST_FILE}", "FETCH_HEAD")
+MADE_HERE = ("commit", "merge", "pull", "rebase", "cherry-pick", "revert", "am")
+MIN_LINE = 4  # shorter lines ("-", "ok") say nothing a line can be held for
+GIT_TIMEOUT = 8.0  # seconds: a SessionStart hook has about ten
 ZERO = "0" * 40
 
 
@@ -54,14 +63,17 @@ class GitFailed(Exception):
     """git could not say where content came from (it hung, or failed): the last answer stands."""
 
 
+class Poisoned(Exception):
+    """The memory as checked out may not be shown at all (see ``_poisoned``)."""
+
+
 class Hold:
-    """A memory file held back, and why: the commit made elsewhere that brought its content."""
+    """A memory file (or entries of it) held back, and why: the foreign commit that brought it."""
 
-    __slots__ = ("path", "blob", "commit", "author", "date", "ref", "subject", "keys", "stat")
+    __slots__ = ("path", "commit", "author", "date", "ref", "subject", "keys", "stat")
 
-    def __init__(self, path: str, blob: str, info: dict[str, str], keys: list[list[Any]], stat: list[int]):
+    def __init__(self, path: str, info: dict[str, str], keys: list[list[Any]], stat: list[int]):
         self.path = path  # inside .memory/, with '/'
-        self.blob = blob
         self.commit = info.get("commit", "")
         self.author = info.get("author", "")
         self.date = info.get("date", "")
@@ -73,7 +85,6 @@ class Hold:
     def to_json(self) -> dict[str, Any]:
         return {
             "path": self.path,
-            "blob": self.blob,
             "commit": self.commit,
             "author": self.author,
             "date": self.date,
@@ -85,22 +96,37 @@ class Hold:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Hold:
-        return cls(data["path"], data["blob"], data, data["keys"], data["stat"])
+        return cls(data["path"], data, data["keys"], data["stat"])
 
     def reason(self) -> str:
-        """One line: where the content came from."""
+        """One line: where the content came from (the author and branch are shown made safe)."""
+        from memcli.storage.guard import make_visible
+
         where = f" on {self.ref}" if self.ref and self.ref != "HEAD" else ""
-        return f"unreviewed: from commit {self.commit[:10]} by {self.author}{where}, not on the trusted branch"
+        who = make_visible(self.author)[:80]
+        return f"unreviewed: from commit {self.commit[:10]} by {who}{make_visible(where)}, not on the trusted branch"
 
 
 class Provenance:
-    """The held files of one memory tree, and the entries the reader trusted."""
+    """The held entries of one memory tree, and the contents the reader trusted."""
 
-    def __init__(self, holds: list[Hold], trusted: set[str], trusted_ref: str | None, in_git: bool):
+    def __init__(
+        self,
+        holds: list[Hold],
+        trusted: set[str],
+        trusted_ref: str | None,
+        in_git: bool,
+        poisoned: str | None = None,
+        config_held: bool = False,
+        note: str | None = None,
+    ):
         self.holds = holds
         self.trusted = trusted  # digests (``entry_digest``, ``project_digest``) the reader trusted
         self.trusted_ref = trusted_ref
         self.in_git = in_git
+        self.poisoned = poisoned  # why no memory may be shown at all (a tracked cache, a submodule)
+        self.config_held = config_held  # config.toml holds unreviewed lines: the defaults are used
+        self.note = note  # something the reader should hear (a trusted ref that does not exist)
         self._by_key = {(k[0], k[1], int(k[2])): h for h in holds for k in h.keys}
         self.project = next((h for h in holds if h.path == PROJECT_FILE), None)
 
@@ -126,7 +152,7 @@ def entry_digest(agent: str, category: str, entry_id: int, date: str, tags: list
     """What a trust decision names: this entry's content, as it is now (an edit asks again)."""
     import hashlib
 
-    text = f"{agent}/{category}/{entry_id}\n{date}\n{' '.join(tags)}\n{body}"
+    text = f"{agent}/{category}/{entry_id}\n{date}\n{' '.join(tags)}\n{body}".replace("\r", "")
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -137,25 +163,18 @@ def digest_of(agent: str, category: str, entry: Entry) -> str:
 def project_digest(text: str) -> str:
     import hashlib
 
-    return hashlib.sha1(f"_project\n{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha1(f"_project\n{text}".replace("\r", "").encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def blob_id(data: bytes) -> str:
-    """git's id of a file's content (``git hash-object``, without filters)."""
-    import hashlib
-
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-
-
-# ------------------------------------------------------------------------------------ the cache
-
-
-def git(root: Any, *args: str) -> Any:
+def git(root: Any, *args: str, timeout: float = GIT_TIMEOUT) -> Any:
     """``memcli.git.repo.git``, imported when first needed: a check whose stamp holds runs no git
     and needs no ``subprocess`` (about 3 ms of imports on every prompt)."""
     from memcli.git.repo import git as run
 
-    return run(root, *args)
+    return run(root, "-c", "log.showRoot=true", "-c", "core.quotePath=false", *args, timeout=timeout)
+
+
+# ------------------------------------------------------------------------------------ the cache
 
 
 def _stat(path: str) -> list[int]:
@@ -166,17 +185,57 @@ def _stat(path: str) -> list[int]:
     return [st.st_size, st.st_mtime_ns, st.st_ino]
 
 
-def _stamp(where: dict[str, Any]) -> list[list[int]]:
+def _git_dirs(layout: Layout) -> tuple[str, str] | None:
+    """git's folder for the work tree holding the memory, and its common folder, found without
+    running git (a ``.git`` folder, or a ``.git`` file naming one); None outside git, or where only
+    git can tell (``GIT_DIR``)."""
+    if os.environ.get("GIT_DIR"):
+        return None
+    folder = os.path.abspath(str(layout.root))
+    while True:
+        dot = os.path.join(folder, ".git")
+        if os.path.isdir(dot):
+            return dot, _common(dot)
+        if os.path.isfile(dot):
+            try:
+                with open(dot, encoding="utf-8") as handle:
+                    first = handle.read(4096).strip()
+            except OSError:
+                return None
+            if first.startswith("gitdir:"):
+                gdir = os.path.normpath(os.path.join(folder, first[7:].strip()))
+                return gdir, _common(gdir)
+            return None
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _common(gdir: str) -> str:
+    try:
+        with open(os.path.join(gdir, "commondir"), encoding="utf-8") as handle:
+            return os.path.normpath(os.path.join(gdir, handle.read().strip()))
+    except OSError:
+        return gdir
+
+
+def _cache_path(layout: Layout, dirs: tuple[str, str] | None) -> str:
+    return f"{dirs[0]}/{FOLDER}/{CACHE}" if dirs else str(layout.state / CACHE)
+
+
+def _stamp(layout: Layout, where: dict[str, Any]) -> list[list[int]]:
     gdir, common = where["dir"], where["common"]
     files = [f"{gdir}/{name}" for name in STATE_FILES] + [f"{common}/{name}" for name in COMMON_FILES]
     files += [f"{common}/{ref}" for ref in where.get("refs", ())]
+    files.append(str(layout.index_dir / "memcli-manifest.json"))  # memory files changed (a restore, a hand copy)
     return [_stat(f) for f in files]
 
 
 def _no_git_stamp(layout: Layout) -> list[list[int]]:
-    """Outside git: whether a ``.git`` appeared in the folder or above it, and the trust file."""
+    """Outside git: the trust file, and whether a ``.git`` appeared in the folder or above it."""
     out = [_stat(str(layout.state / TRUST_FILE))]
-    folder = str(layout.root)
+    folder = os.path.abspath(str(layout.root))
     while True:
         out.append(_stat(folder + "/.git"))
         parent = os.path.dirname(folder)
@@ -185,66 +244,73 @@ def _no_git_stamp(layout: Layout) -> list[list[int]]:
         folder = parent
 
 
-def _load(layout: Layout) -> dict[str, Any] | None:
+def _load(path: str) -> dict[str, Any] | None:
     import json
 
     try:
-        with open(layout.state / CACHE, "rb") as handle:
+        with open(path, "rb") as handle:
             data = json.loads(handle.read())
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and data.get("v") == VERSION else None
 
 
-def _save(layout: Layout, data: dict[str, Any]) -> None:
+def _save(path: str, data: dict[str, Any]) -> None:
     import json
-
-    from memcli.storage.fsutil import write_hint
+    import tempfile
 
     try:
-        write_hint(layout.state / CACHE, json.dumps(data, ensure_ascii=False), layout.memory)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".provenance.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(data, ensure_ascii=False))
+        os.replace(tmp, path)
     except Exception:  # a cache: not being able to keep it costs time, never the answer
         pass
 
 
-def _from_cache(data: dict[str, Any], layout: Layout) -> Provenance | None:
+def _answer(data: dict[str, Any]) -> Provenance:
+    holds = [Hold.from_json(h) for h in data.get("holds", ())]
+    return Provenance(
+        holds,
+        set(data.get("trusted", ())),
+        data.get("ref"),
+        data.get("git") is not None,
+        data.get("poisoned"),
+        bool(data.get("config_held")),
+        data.get("note"),
+    )
+
+
+def _fresh(data: dict[str, Any], layout: Layout) -> bool:
     where = data.get("git")
     if where is None:
-        if data.get("stamp") != _no_git_stamp(layout):
-            return None
-        return Provenance([], set(data.get("trusted", ())), None, False)
-    if data.get("stamp") != _stamp(where):
-        return None
-    holds = [Hold.from_json(h) for h in data.get("holds", ())]
-    for h in holds:  # a held file edited here since: its content is the reader's own now
-        if _stat(str(layout.memory / h.path)) != h.stat:
-            return None
-    return Provenance(holds, set(data.get("trusted", ())), data.get("ref"), True)
+        return data.get("stamp") == _no_git_stamp(layout)
+    if data.get("stamp") != _stamp(layout, where):
+        return False
+    for h in data.get("holds", ()):  # a held file changed here since: judge it again
+        if _stat(str(layout.memory / h["path"])) != h["stat"]:
+            return False
+    return True
 
 
 def provenance(layout: Layout, refresh: bool = False) -> Provenance:
     """The memory's provenance, from the cache while git's state holds; never raises.  When git
     fails to answer, what the cache held last stands (it is not replaced, so the next call asks
-    again): a git that hangs never lets what was held back through."""
-    data = None
+    again): a git that hangs or refuses never lets what was held back through."""
+    dirs = _git_dirs(layout)
+    path = _cache_path(layout, dirs)
+    data = _load(path)
     try:
-        if not refresh:
-            data = _load(layout)
-            if data is not None:
-                found = _from_cache(data, layout)
-                if found is not None:
-                    return found
-        return _compute(layout)
+        if data is not None and not refresh and _fresh(data, layout):
+            return _answer(data)
+        return _compute(layout, path, in_git=dirs is not None or bool(os.environ.get("GIT_DIR")))
     except GitFailed:
-        if data and data.get("git"):
-            holds = [Hold.from_json(h) for h in data.get("holds", ())]
-            return Provenance(holds, set(data.get("trusted", ())), data.get("ref"), True)
-        return NOTHING
-    except Exception as exc:  # noqa: BLE001  a bug here must never hide memory: say so when debugging
+        return _answer(data) if data and data.get("git") else NOTHING
+    except Exception:
         if os.environ.get("MEMCLI_DEBUG"):
             raise
-        del exc
-        return NOTHING
+        return _answer(data) if data and data.get("git") else NOTHING
 
 
 # ------------------------------------------------------------------------------ asking git
@@ -264,8 +330,10 @@ def _where(layout: Layout) -> dict[str, Any] | None:
 def _refs(top: str) -> dict[str, tuple[str, str]]:
     """Every branch and remote-tracking ref: name -> (commit, symbolic target or '')."""
     done = git(top, "for-each-ref", "--format=%(refname)%00%(objectname)%00%(symref)", "refs/heads", "refs/remotes")
+    if done is None or done.returncode != 0:
+        raise GitFailed("for-each-ref")
     out: dict[str, tuple[str, str]] = {}
-    for line in done.stdout.splitlines() if done and done.returncode == 0 else ():
+    for line in done.stdout.splitlines():
         parts = line.split("\0")
         if len(parts) == 3:
             out[parts[0]] = (parts[1], parts[2])
@@ -273,46 +341,53 @@ def _refs(top: str) -> dict[str, tuple[str, str]]:
 
 
 def _config(top: str) -> dict[str, str]:
-    done = git(top, "config", "--get-regexp", r"^(memcli\.trustedref|init\.defaultbranch|remote\..*\.url)$")
+    pattern = r"^(memcli\.trustedref|init\.defaultbranch|remote\..*\.url|branch\..*\.(remote|merge))$"
+    done = git(top, "config", "-z", "--get-regexp", pattern)
+    if done is None or done.returncode not in (0, 1):
+        raise GitFailed("config")
     out: dict[str, str] = {}
-    for line in done.stdout.splitlines() if done and done.returncode == 0 else ():
-        key, _, value = line.partition(" ")
-        out[key.lower()] = value
+    for record in done.stdout.split("\0"):
+        key, _, value = record.partition("\n")
+        if key:
+            out[key.lower()] = value
     return out
 
 
-def trusted_ref(refs: dict[str, tuple[str, str]], config: dict[str, str]) -> str | None:
-    """The full name of the trusted branch (see the module's rule), or None if there is none."""
+def trusted_ref(refs: dict[str, tuple[str, str]], config: dict[str, str]) -> tuple[str | None, str | None]:
+    """The full name of the trusted branch (see the module's rule), or None; and a note when the
+    configured one does not exist."""
     chosen = config.get("memcli.trustedref")
     if chosen:
         for name in (chosen, f"refs/heads/{chosen}", f"refs/remotes/{chosen}", f"refs/{chosen}"):
             if name in refs:
-                return name
-        return None  # a trusted ref that does not exist trusts nothing more than the rule says
-    remotes = sorted(k.split(".")[1] for k in config if k.startswith("remote.") and k.endswith(".url"))
-    remotes.sort(key=lambda r: r != "origin")
-    for remote in remotes:
-        head = refs.get(f"refs/remotes/{remote}/HEAD")
-        if head and head[1] in refs:
-            return head[1]
-        for name in DEFAULT_BRANCHES:
-            if f"refs/remotes/{remote}/{name}" in refs:
-                return f"refs/remotes/{remote}/{name}"
+                return name, None
+        return None, f"memcli.trustedRef {chosen!r} names no branch: nobody's work counts as reviewed"
+    head = refs.get("refs/remotes/origin/HEAD")
+    if head and head[1] in refs:
+        return head[1], None
     default = config.get("init.defaultbranch")
     for name in (default, *DEFAULT_BRANCHES) if default else DEFAULT_BRANCHES:
+        # the branch the local default branch follows on origin (set by clone and push -u)
+        if f"refs/heads/{name}" in refs and config.get(f"branch.{name}.remote") == "origin":
+            upstream = config.get(f"branch.{name}.merge", "")
+            candidate = "refs/remotes/origin/" + upstream.removeprefix("refs/heads/")
+            if upstream and candidate in refs:
+                return candidate, None
+    for name in (default, *DEFAULT_BRANCHES) if default else DEFAULT_BRANCHES:
         if f"refs/heads/{name}" in refs:
-            return f"refs/heads/{name}"
-    return None
+            return f"refs/heads/{name}", None
+    return None, None
 
 
 def _local_commits(where: dict[str, Any]) -> set[str]:
-    """Commits made in this clone, as its reflogs record them: ``commit…`` (a commit, an amend, a
-    merge concluded by hand) and ``…: Merge made by`` (a merge git made here)."""
+    """Commits made in this clone, as its reflogs record them (every work tree's and branch's):
+    a commit, an amend, a merge git made or one concluded by hand, a rebase, a cherry-pick, a
+    revert, ``am``.  A fast-forward, a clone, a checkout or a reset makes nothing."""
     made: set[str] = set()
-    logs = [f"{where['dir']}/logs/HEAD"]
-    heads = f"{where['common']}/logs/refs/heads"
-    for folder, _, names in os.walk(heads):
-        logs.extend(os.path.join(folder, n) for n in names)
+    logs = [f"{where['dir']}/logs/HEAD", f"{where['common']}/logs/HEAD"]
+    for base in (f"{where['common']}/logs/refs/heads", f"{where['common']}/worktrees"):
+        for folder, _, names in os.walk(base):
+            logs.extend(os.path.join(folder, n) for n in names if base.endswith("heads") or n == "HEAD")
     for log in dict.fromkeys(logs):
         try:
             with open(log, "rb") as handle:
@@ -324,48 +399,121 @@ def _local_commits(where: dict[str, Any]) -> set[str]:
             parts = head.split(" ", 2)
             if len(parts) < 2:
                 continue
-            if message.startswith("commit") or ": Merge made by" in message or message.startswith("revert:"):
-                made.add(parts[1])
+            action = message.split(":", 1)[0].split(" (", 1)[0].split(" ", 1)[0]
+            if action not in MADE_HERE or "Fast-forward" in message or "fast-forward" in message:
+                continue
+            if action in ("merge", "pull") and "Merge made by" not in message:
+                continue  # a fast-forward, a pull that only moved the branch
+            made.add(parts[1])
     return made
 
 
-Commits = list[tuple[dict[str, str], list[tuple[str, str]]]]
+class Commit:
+    __slots__ = ("id", "ref", "wrote")
+
+    def __init__(self, commit_id: str, ref: str):
+        self.id, self.ref = commit_id, ref
+        self.wrote: list[tuple[str, list[str], str]] = []  # (path, the parents' blobs, the new blob)
 
 
-def _log(top: str, args: list[str], memrel: str, stdin: str = "") -> Commits:
-    """Commits with the memory files each wrote: [(info, [(path, blob)])], newest first."""
+def _log(top: str, args: list[str], memrel: str, stdin: str = "") -> list[Commit]:
+    """Commits with the memory files each wrote, newest first.  Nothing of a commit's message or
+    author is parsed here (they are the contributor's own text): ``%H %S`` then git's raw records."""
     from memcli.git.repo import git_input
 
-    fmt = "%x01%H%x00%P%x00%an <%ae>%x00%aI%x00%S%x00%s"
-    cmd = ["log", "--raw", "-c", "--no-abbrev", "--no-renames", "-z", "--source", f"--format={fmt}", *args]
-    done = git_input(top, *cmd, "--", memrel, input=stdin)
+    cmd = ["-c", "log.showRoot=true", "log", "--raw", "-c", "--no-abbrev", "--no-renames", "-z", "--source"]
+    cmd += ["--no-ext-diff", "--no-textconv", "--format=%n%H %S", *args, "--", memrel]
+    done = git_input(top, *cmd, input=stdin, timeout=GIT_TIMEOUT * 3)
     if done is None or done.returncode != 0:
         raise GitFailed(done.stderr.strip() if done is not None else "git did not run")
-    out = []
-    for record in done.stdout.split("\x01")[1:]:
-        fields = record.split("\0")
-        if len(fields) < 6:
+    out: list[Commit] = []
+    tokens = done.stdout.split("\0")
+    i = 0
+    while i < len(tokens):
+        token = tokens[i].strip("\n")
+        i += 1
+        head = token.split(" ", 1)
+        if len(head[0]) in (40, 64) and all(c in "0123456789abcdef" for c in head[0]) and not token.startswith(":"):
+            out.append(
+                Commit(
+                    head[0], head[1].removeprefix("refs/heads/").removeprefix("refs/remotes/") if len(head) > 1 else ""
+                )
+            )
             continue
-        info = {"commit": fields[0], "parents": fields[1], "author": fields[2], "date": fields[3]}
-        info["ref"] = fields[4].removeprefix("refs/heads/").removeprefix("refs/remotes/")
-        info["subject"] = fields[5]
-        wrote = []
-        rest = fields[6:]
-        for meta, path in zip(rest[::2], rest[1::2]):
-            meta = meta.strip()
-            if not meta.startswith(":"):
+        if token.startswith(":") and out and i < len(tokens):
+            path = tokens[i]
+            i += 1
+            colons = len(token) - len(token.lstrip(":"))
+            parts = token.lstrip(":").split()
+            if len(parts) < 2 * (colons + 1) + 1:
                 continue
-            parts = meta.split()
-            if len(parts) >= 2 and parts[-2] != ZERO and not parts[-1].startswith("D"):
-                wrote.append((path, parts[-2]))
-        out.append((info, wrote))
+            blobs = parts[colons + 1 : 2 * (colons + 1)]
+            new, parents = blobs[-1], [b for b in blobs[:-1] if b.strip("0")]
+            if parts[colons] == "160000":  # a submodule where memory is read
+                out[-1].wrote.append((path, [], "gitlink"))
+                continue
+            if new.strip("0") and not parts[-1].startswith("D"):
+                out[-1].wrote.append((path, parents, new))
     return out
 
 
-def _trust_file(layout: Layout, where: dict[str, Any] | None) -> str:
-    """Where the reader's trust decisions live: in git's own folder (no branch can ship them), or,
-    outside git, in the cache folder."""
-    return f"{where['common']}/{TRUST_FOLDER}/{TRUST_FILE}" if where else str(layout.state / TRUST_FILE)
+def _infos(top: str, commits: list[str]) -> dict[str, dict[str, str]]:
+    """Author, date and subject of a few commits (only those a hold names)."""
+    from memcli.git.repo import git_input
+
+    if not commits:
+        return {}
+    done = git_input(
+        top,
+        "log",
+        "--no-walk=unsorted",
+        "--stdin",
+        "-z",
+        "--format=%H%x00%an <%ae>%x00%aI%x00%s",
+        input="\n".join(commits) + "\n",
+        timeout=GIT_TIMEOUT,
+    )
+    out: dict[str, dict[str, str]] = {}
+    if done is None or done.returncode != 0:
+        return out
+    fields = done.stdout.split("\0")
+    for n in range(0, len(fields) - 3, 4):
+        commit = fields[n].strip("\n")
+        if commit in commits:
+            out[commit] = {"commit": commit, "author": fields[n + 1], "date": fields[n + 2], "subject": fields[n + 3]}
+    return out
+
+
+def _blobs(top: str, names: list[str]) -> dict[str, bytes]:
+    """The contents of objects (blob ids or ``REF:PATH``), by name; missing ones left out."""
+    import subprocess
+
+    if not names:
+        return {}
+    names = list(dict.fromkeys(names))
+    try:
+        done = subprocess.run(
+            ["git", "-C", top, "cat-file", "--batch"],
+            input="".join(n + "\n" for n in names).encode("utf-8", "surrogateescape"),
+            capture_output=True,
+            timeout=GIT_TIMEOUT * 3,
+        )
+    except (OSError, subprocess.SubprocessError):
+        raise GitFailed("cat-file") from None
+    out: dict[str, bytes] = {}
+    data, pos = done.stdout, 0
+    for name in names:
+        end = data.find(b"\n", pos)
+        if end < 0:
+            break
+        head = data[pos:end].split()
+        pos = end + 1
+        if len(head) == 3 and head[1] in (b"blob", b"tree", b"commit", b"tag"):
+            size = int(head[2])
+            if head[1] == b"blob":
+                out[name] = data[pos : pos + size]
+            pos += size + 1
+    return out
 
 
 def _read_trusted(path: str) -> set[str]:
@@ -376,17 +524,83 @@ def _read_trusted(path: str) -> set[str]:
         return set()
 
 
-def _compute(layout: Layout) -> Provenance:
+# ------------------------------------------------------------------------- lines and bodies
+
+
+def _kind(rel: str) -> tuple[str, str] | str | None:
+    """What a file inside .memory/ is: (agent, category) for entry and category files,
+    "project", "config", or None (nothing of it reaches a block)."""
+    if rel == PROJECT_FILE:
+        return "project"
+    if rel == "config.toml":
+        return "config"
+    parts = rel.split("/")
+    if not parts[-1].endswith(".md") or parts[0].startswith((".", "_")) or parts[0] == "conversations":
+        return None
+    if len(parts) == 3:
+        return parts[0], parts[1]
+    if len(parts) == 2:
+        return parts[0], parts[1][:-3]
+    return None
+
+
+def _line_key(line: str) -> str | None:
+    line = line.replace("\r", "").strip()
+    if len(line) < MIN_LINE or line.startswith("<!-- id:") or line.strip("-") == "":
+        return None
+    return line
+
+
+def _body_key(body: str) -> str:
+    return "\x00" + " ".join(body.replace("\r", "").split())
+
+
+def _entries(rel: str, raw: bytes) -> list[Entry]:
+    from memcli.errors import MemcliError
+    from memcli.storage.store import parse_vault_bytes
+
+    try:
+        return parse_vault_bytes(rel, raw)
+    except MemcliError:
+        return []
+
+
+def _keys(rel: str, raw: bytes, bodies: bool = True) -> set[str]:
+    """What a file's text says, as keys: its lines (raw, and an entry's body lines unescaped), each
+    entry's tags (``#tag``) and, with ``bodies``, each entry's whole text."""
+    text = raw.decode("utf-8", "replace")
+    keys = {k for k in map(_line_key, text.splitlines()) if k}
+    if isinstance(_kind(rel), tuple):
+        for e in _entries(rel, raw):
+            keys.update(k for k in map(_line_key, e.body.splitlines()) if k)
+            keys.update("#" + t for t in e.tags)
+            if bodies:
+                keys.add(_body_key(e.body))
+    elif bodies:
+        keys.add(_body_key(text))
+    return keys
+
+
+def _entry_keys(e: Entry) -> list[str]:
+    return [k for k in map(_line_key, e.body.splitlines()) if k] + ["#" + t for t in e.tags]
+
+
+# ------------------------------------------------------------------------------ the answer
+
+
+def _compute(layout: Layout, cache: str, in_git: bool) -> Provenance:
     where = _where(layout)
     if where is None:
+        if in_git:
+            raise GitFailed("rev-parse")  # a repository git will not read now (ownership, a hang)
         stamp = _no_git_stamp(layout)
-        trusted = _read_trusted(_trust_file(layout, None))
-        _save(layout, {"v": VERSION, "git": None, "stamp": stamp, "trusted": sorted(trusted)})
+        trusted = _read_trusted(str(layout.state / TRUST_FILE))
+        _save(cache, {"v": VERSION, "git": None, "stamp": stamp, "trusted": sorted(trusted)})
         return Provenance([], trusted, None, False)
     top = where["top"]
     refs = _refs(top)
     config = _config(top)
-    ref_t = trusted_ref(refs, config)
+    ref_t, note = trusted_ref(refs, config)
     head_ref = ""
     try:
         with open(f"{where['dir']}/HEAD", encoding="utf-8") as handle:
@@ -395,58 +609,22 @@ def _compute(layout: Layout) -> Provenance:
     except OSError:
         pass
     where["refs"] = [r for r in (head_ref, ref_t, "refs/remotes/origin/HEAD") if r]
-    stamp = _stamp(where)  # taken before asking git: a change meanwhile is seen next time
-    trusted = _read_trusted(_trust_file(layout, where))
-    memrel = os.path.relpath(os.path.realpath(layout.memory), os.path.realpath(top))
-    unborn = bool(head_ref) and head_ref not in refs  # no commit yet on this branch
-    starts = ["--branches", "--remotes"] + ([] if unborn else ["HEAD"])  # a commit is named by a branch that has it
-    starts += [n for n in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD") if os.path.exists(f"{where['dir']}/{n}")]
-    not_t = ["--not", ref_t] if ref_t else []
-    # No remote: every commit is this clone's own (solo use holds nothing back, reflog or not).
-    remote = any(k.startswith("remote.") for k in config)
-    commits = _log(top, starts + not_t, memrel) if remote and (ref_t or refs) else []
-    made = _local_commits(where)
-    foreign: dict[str, dict[str, dict[str, str]]] = {}  # path -> blob -> the newest commit that wrote it
-    local_blobs: set[str] = set()
-    for info, wrote in commits:
-        if info["commit"] in made:
-            local_blobs.update(blob for _, blob in wrote)
-            continue
-        for path, blob in wrote:
-            foreign.setdefault(path, {}).setdefault(blob, info)
+    stamp = _stamp(layout, where)  # taken before asking git: a change meanwhile is seen next time
+    trusted = _read_trusted(f"{where['common']}/{FOLDER}/{TRUST_FILE}")
+    memrel = os.path.relpath(os.path.realpath(layout.memory), os.path.realpath(top)).replace(os.sep, "/")
+    prefix = memrel + "/"
+    poisoned = _poisoned(top, memrel)
     holds: list[Hold] = []
-    candidates: list[tuple[str, str, dict[str, str], list[int]]] = []
-    for path, blobs in foreign.items():
-        full = os.path.join(top, path)
+    config_held = False
+    fetched = os.path.exists(f"{where['dir']}/FETCH_HEAD") or os.path.exists(f"{where['common']}/FETCH_HEAD")
+    remote = any(k.startswith("remote.") and k.endswith(".url") for k in config)
+    if remote or fetched:
         try:
-            with open(full, "rb") as handle:
-                data = handle.read()
-        except OSError:
-            continue
-        blob = blob_id(data)
-        if blob in blobs and blob not in local_blobs:
-            candidates.append((path, blob, blobs[blob], _stat(full)))
-    if candidates:
-        rest = made - {info["commit"] for info, _ in commits}
-        if rest:  # commits made here that no ref reaches now (rebased, amended): what they wrote is the reader's
-            try:
-                again = _log(top, ["--no-walk=unsorted", "--stdin"], memrel, "\n".join(sorted(rest)) + "\n")
-            except GitFailed:  # a commit the reflog names but git no longer has: nothing of it is here
-                again = []
-            for _, wrote in again:
-                local_blobs.update(blob for _, blob in wrote)
-        on_t = _blobs_on(top, ref_t, [c[0] for c in candidates]) if ref_t else {}
-        for path, blob, info, st in candidates:
-            if blob in local_blobs or on_t.get(path) == blob:
-                continue
-            rel = os.path.relpath(os.path.join(top, path), os.path.realpath(layout.memory)).replace(os.sep, "/")
-            if rel.startswith("../"):
-                continue
-            hold = _hold(layout, rel, blob, info, st, top, ref_t, path, trusted)
-            if hold is not None:
-                holds.append(hold)
+            holds, config_held = _holds(layout, where, refs, ref_t, head_ref, memrel, prefix, trusted, fetched)
+        except Poisoned as exc:
+            poisoned = poisoned or str(exc)
     _save(
-        layout,
+        cache,
         {
             "v": VERSION,
             "git": where,
@@ -454,74 +632,157 @@ def _compute(layout: Layout) -> Provenance:
             "ref": ref_t,
             "holds": [h.to_json() for h in holds],
             "trusted": sorted(trusted),
+            "poisoned": poisoned,
+            "config_held": config_held,
+            "note": note,
         },
     )
-    return Provenance(holds, trusted, ref_t, True)
+    return Provenance(holds, trusted, ref_t, True, poisoned, config_held, note)
 
 
-def _blobs_on(top: str, ref: str, paths: list[str]) -> dict[str, str]:
-    """The blob each path has in ``ref``'s tree (paths it lacks are left out)."""
-    from memcli.git.repo import git_input
-
-    lines = "".join(f"{ref}:{p}\n" for p in paths)
-    done = git_input(top, "cat-file", "--batch-check=%(objectname) %(objecttype)", input=lines)
-    if done is None:
-        return {}
-    out = {}
-    for path, line in zip(paths, done.stdout.splitlines()):
-        parts = line.split()
-        if len(parts) == 2 and parts[1] == "blob":
-            out[path] = parts[0]
-    return out
+def _poisoned(top: str, memrel: str) -> str | None:
+    """Why the memory as checked out may not be shown at all, or None: git tracks files in
+    memcli's cache (a forged index or checkpoint would speak for memory), or a submodule or a
+    symlink leading out sits where memory is read."""
+    done = git(top, "ls-files", "-s", "-z", "--", f"{memrel}/.vault")
+    if done is None or done.returncode != 0:
+        raise GitFailed("ls-files")
+    for record in done.stdout.split("\0"):
+        info, _, path = record.partition("\t")
+        if path:
+            return f"git tracks memcli's cache ({path}): a branch must never carry .memory/.vault/"
+    return None
 
 
-def _hold(
+def _holds(
     layout: Layout,
-    rel: str,
-    blob: str,
-    info: dict[str, str],
-    st: list[int],
-    top: str,
+    where: dict[str, Any],
+    refs: dict[str, tuple[str, str]],
     ref_t: str | None,
-    path: str,
+    head_ref: str,
+    memrel: str,
+    prefix: str,
     trusted: set[str],
-) -> Hold | None:
-    """The hold on one file: the entries in it that are neither on ``T`` (a category file's other
-    entries) nor trusted; None when nothing in it is held."""
-    from memcli.errors import MemcliError
-    from memcli.storage.store import parse_vault_bytes
-
-    if rel == PROJECT_FILE:
-        try:
-            text = (layout.memory / rel).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            text = ""
-        return None if project_digest(text) in trusted else Hold(rel, blob, info, [], st)
-    parts = rel.split("/")
-    if len(parts) not in (2, 3) or not parts[-1].endswith(".md") or parts[0].startswith((".", "_")):
-        return None  # not an entry file (config, conversations, removal records): no text of it is injected
-    agent = parts[0]
-    category = parts[1] if len(parts) == 3 else parts[1][:-3]
-    try:
-        entries = parse_vault_bytes(rel, (layout.memory / rel).read_bytes())
-    except (OSError, MemcliError):
-        return None
-    reviewed: set[tuple] = set()
-    if len(parts) == 2 and ref_t:  # a category file: its entries that T has as they are stay shown
-        from memcli.git.repo import git_bytes
-
-        before = git_bytes(layout.root, "cat-file", "blob", f"{ref_t}:{path}")
-        if before:
-            try:
-                reviewed = {(e.id, e.content()) for e in parse_vault_bytes(rel, before)}
-            except MemcliError:
-                reviewed = set()
-    keys: list[list[Any]] = [
-        [agent, category, e.id]
-        for e in entries
-        if (e.id, e.content()) not in reviewed and digest_of(agent, category, e) not in trusted
+    fetched: bool,
+) -> tuple[list[Hold], bool]:
+    top = where["top"]
+    made = _local_commits(where)
+    not_t = ["--not", ref_t] if ref_t else []
+    unborn = bool(head_ref) and head_ref not in refs
+    here = ([] if unborn else ["HEAD"]) + [
+        n for n in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD") if os.path.exists(f"{where['dir']}/{n}")
     ]
-    return Hold(rel, blob, info, keys, st) if keys else None
+    if fetched:
+        here.append("FETCH_HEAD")
+    checked_out = _log(top, here + not_t, memrel) if here else []
+    elsewhere = _log(top, ["--branches", "--remotes", "--tags"] + not_t, memrel) if refs else []
+    near = {c.id for c in checked_out}
+    for c in checked_out + elsewhere:
+        for path, _, new in c.wrote:
+            if new == "gitlink" and c.id not in made and os.path.exists(os.path.join(top, path)):
+                raise Poisoned(f"a submodule inside the memory ({path}), from commit {c.id[:10]}")
+    foreign = [c for c in checked_out if c.id not in made]
+    others = [c for c in elsewhere if c.id not in made and c.id not in near]
+    wanted = [b for c in foreign for _, parents, new in c.wrote for b in (*parents, new)]
+    wanted += [new for c in others for _, _, new in c.wrote]
+    blobs = _blobs(top, wanted)
+    added: dict[str, Commit] = {}  # a line a foreign commit added (checked out) -> that commit
+    for c in foreign:
+        for path, parents, new in c.wrote:
+            if not path.startswith(prefix) or new not in blobs:
+                continue
+            rel = path[len(prefix) :]
+            before: set[str] = set()
+            for p in parents:
+                before |= _keys(rel, blobs.get(p, b""), bodies=False)
+            for key in _keys(rel, blobs[new]) - before:
+                added.setdefault(key, c)
+    for c in others:  # not checked out: an entry copied whole from there is theirs
+        for path, _, new in c.wrote:
+            if not path.startswith(prefix) or new not in blobs:
+                continue
+            rel = path[len(prefix) :]
+            if _kind(rel) in ("project", "config"):
+                added.setdefault(_body_key(blobs[new].decode("utf-8", "replace")), c)
+            for e in _entries(rel, blobs[new]) if isinstance(_kind(rel), tuple) else ():
+                added.setdefault(_body_key(e.body), c)
+    if not added:
+        return [], False
+    candidates = _differing(top, ref_t, memrel, prefix) if ref_t else None
+    if candidates is None:
+        candidates = sorted({p[len(prefix) :] for c in foreign + others for p, _, _ in c.wrote if p.startswith(prefix)})
+    reviewed = _blobs(top, [f"{ref_t}:{prefix}{rel}" for rel in candidates]) if ref_t else {}
+    holds: list[Hold] = []
+    config_held = False
+    named: dict[str, tuple[str, Commit, list[list[Any]], list[int]]] = {}
+    for rel, full in _files(layout, candidates):
+        kind = _kind(rel)
+        if kind is None:
+            continue
+        try:
+            with open(full, "rb") as handle:
+                raw = handle.read()
+        except OSError:
+            continue
+        on_t = _keys(rel, reviewed[f"{ref_t}:{prefix}{rel}"]) if f"{ref_t}:{prefix}{rel}" in reviewed else set()
+        if isinstance(kind, tuple):
+            keys: list[list[Any]] = []
+            first: Commit | None = None
+            for e in _entries(rel, raw):
+                hit = next(
+                    (added[k] for k in (*_entry_keys(e), _body_key(e.body)) if k in added and k not in on_t), None
+                )
+                if hit is None or digest_of(kind[0], kind[1], e) in trusted:
+                    continue
+                keys.append([kind[0], kind[1], e.id])
+                first = first or hit
+            if keys and first is not None:
+                named[rel] = (rel, first, keys, _stat(full))
+        else:
+            text = raw.decode("utf-8", "replace")
+            lines = [k for k in map(_line_key, text.splitlines()) if k] + [_body_key(text)]
+            hit = next((added[k] for k in lines if k in added and k not in on_t), None)
+            if hit is None:
+                continue
+            if kind == "config":
+                config_held = True
+            elif project_digest(text) not in trusted:
+                named[rel] = (rel, hit, [], _stat(full))
+    infos = _infos(top, sorted({c.id for _, c, _, _ in named.values()}))
+    for rel, c, keys, st in named.values():
+        info = {**infos.get(c.id, {"commit": c.id}), "ref": c.ref}
+        holds.append(Hold(rel, info, keys, st))
+    return holds, config_held
+
+
+def _differing(top: str, ref_t: str, memrel: str, prefix: str) -> list[str] | None:
+    """Memory files whose content in the work tree differs from the trusted branch (tracked, or
+    not yet), inside .memory/."""
+    done = git(top, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", ref_t, "--", memrel)
+    if done is None or done.returncode != 0:
+        raise GitFailed("diff")
+    names = [n for n in done.stdout.split("\0") if n.startswith(prefix)]
+    untracked = git(top, "ls-files", "-o", "-z", "--exclude-standard", "--", memrel)
+    if untracked is None or untracked.returncode != 0:
+        raise GitFailed("ls-files")
+    names += [n for n in untracked.stdout.split("\0") if n.startswith(prefix)]
+    return sorted({n[len(prefix) :] for n in names if not n[len(prefix) :].startswith(".vault/")})
+
+
+def _files(layout: Layout, rels: list[str]) -> list[tuple[str, str]]:
+    """Each candidate's file in the work tree (rel, full path); a symlinked folder's files each."""
+    memory = str(layout.memory)
+    out = []
+    for rel in rels:
+        full = os.path.join(memory, rel)
+        if os.path.isdir(full):
+            for folder, _, names in os.walk(full, followlinks=False):
+                for name in names:
+                    path = os.path.join(folder, name)
+                    out.append((os.path.relpath(path, memory).replace(os.sep, "/"), path))
+        else:
+            out.append((rel, full))
+    return out
 
 
 # ---------------------------------------------------------------------------- trust decisions
@@ -531,29 +792,38 @@ def trust(layout: Layout, digests: list[tuple[str, str]]) -> int:
     """Record the reader's trust in these contents ((digest, what) pairs); how many were new."""
     import time
 
-    path = _trust_file(layout, _where(layout))
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    have = _read_trusted(path)
-    now = time.strftime("%Y-%m-%dT%H:%M:%S")
-    new = [(d, what) for d, what in dict(digests).items() if d not in have]
-    if new:
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write("".join(f"{d}\t{what}\t{now}\n" for d, what in new))
+    from memcli.errors import MemcliError
+
+    dirs = _git_dirs(layout)
+    if dirs is None and os.environ.get("GIT_DIR"):
+        where = _where(layout)
+        dirs = (where["dir"], where["common"]) if where else None
+    path = f"{dirs[1]}/{FOLDER}/{TRUST_FILE}" if dirs else str(layout.state / TRUST_FILE)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        have = _read_trusted(path)
+        now = time.strftime("%Y-%m-%dT%H:%M:%S")
+        new = [(d, what) for d, what in dict(digests).items() if d not in have]
+        if new:
+            with open(path, "a", encoding="utf-8") as handle:
+                handle.write("".join(f"{d}\t{what}\t{now}\n" for d, what in new))
+    except OSError as exc:
+        raise MemcliError(f"cannot record trust in {path}: {exc.strerror or exc}") from None
     return len(new)
 
 
-def branch_commits(layout: Layout, ref: str) -> Commits | None:
+def branch_commits(layout: Layout, ref: str) -> set[str] | None:
     """The commits ``ref`` brings that the trusted branch lacks (None if ``ref`` is unknown)."""
     where = _where(layout)
-    if where is None:
+    if where is None or ref.startswith("-"):
         return None
     top = where["top"]
     check = git(top, "rev-parse", "--verify", "-q", f"{ref}^{{commit}}")
     if check is None or check.returncode != 0:
         return None
-    ref_t = trusted_ref(_refs(top), _config(top))
+    ref_t, _ = trusted_ref(_refs(top), _config(top))
     memrel = os.path.relpath(os.path.realpath(layout.memory), os.path.realpath(top))
     try:
-        return _log(top, [ref, *(["--not", ref_t] if ref_t else [])], memrel)
+        return {c.id for c in _log(top, [ref, *(["--not", ref_t] if ref_t else [])], memrel)}
     except GitFailed:
         return None

@@ -72,9 +72,12 @@ class Selection:
         self.left_out: list[str] = []  # with --explain: matching entries not shown (archived, superseded)
         self.held: list[tuple[str, int | None, str]] = []  # (what, id, why) held back: unreviewed or flagged
         self.show_held = True  # the block's line saying so (cut only when nothing else is left to cut)
+        self.poisoned: str | None = None  # why no memory at all may be shown (provenance.Provenance.poisoned)
 
     def render(self) -> str:
         """The block as the original prints it (empty when there is nothing to say)."""
+        if self.poisoned:
+            return f"\n\n{START}\n{FRAME}\n\n{self.held_line()}\n\n---\n{END}\n"
         parts = [f"\n\n{START}", FRAME]
         has_content = False
         if self.project.strip() or not self.cut_project_entirely:
@@ -107,10 +110,11 @@ class Selection:
             block += ("\n" if block else "") + self.instructions + "\n"
         if not block:
             return ""
-        # No invisible or direction-control character ever reaches a block, whatever let it in.
-        return strip_invisible(neutralise(block)) + END + "\n"  # the end line lets checkpoint strip the block
+        return neutralise(block) + END + "\n"  # the end line lets checkpoint strip the block
 
     def held_line(self) -> str:
+        if self.poisoned:
+            return f"Held back: no memory is shown ({_clean(self.poisoned)}): `memcli review`."
         n = len(self.held)
         return "Held back: " + LEFT_OUT.format(n=n, memories="memory" if n == 1 else "memories") + "."
 
@@ -166,14 +170,28 @@ _STRUCTURE = re.compile(
 )
 
 
+_LINE_BREAKS = re.compile("\r\n?|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+_ROLE = re.compile(r"<\|([^|<>\n]{0,40})\|>|<(/?)(system|assistant|user|human|tool)>|\[(/?)INST\]|<<(/?)SYS>>", re.I)
+
+
+def _clean(text: str) -> str:
+    """Text as it may stand in a block: every invisible or direction-control character gone (so a
+    trusted entry that holds them cannot hide a heading or an end line behind them), every line
+    break a newline, and chat-role delimiters broken (``<|im_start|>`` reads ``<| im_start |>``)."""
+    text = strip_invisible(_LINE_BREAKS.sub("\n", text))
+    if "<" in text or "[" in text:
+        text = _ROLE.sub(lambda m: m.group(0).replace("<", "< ").replace(">", " >").replace("[", "[ "), text)
+    return text
+
+
 def _as_body(text: str) -> str:
     """Multi-line text inside the block (the project text, the handoff): a line that would read as
     one of the block's own headings, its end or a new block is indented, so it stays body text."""
-    return _STRUCTURE.sub("  ", text)
+    return _STRUCTURE.sub("  ", _clean(text))
 
 
 def _one_line(text: str, limit: int = ITEM_CHARS) -> str:
-    flat = " ".join(text.split())
+    flat = " ".join(_clean(text).split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
@@ -208,22 +226,23 @@ def gather(
     config = store.config
     from memcli.recall import trust
 
-    prov = trust.provenance(layout)
+    known: list[trust.Provenance] = []
+
+    def provenance() -> trust.Provenance:
+        """Asked once, after the first search has brought the index up to date: memory files that
+        changed without git's state changing (a restore, a copy) change the index's manifest."""
+        if not known:
+            known.append(trust.provenance(layout))
+        return known[0]
 
     def allowed(category: str, entry_id: int, date: str, tags: list[str], body: str) -> bool:
         """Whether the entry may steer the agent; if not, it is counted as held back."""
-        why = trust.verdict(prov, agent, category, entry_id, date, tags, body)
+        why = trust.verdict(provenance(), agent, category, entry_id, date, tags, body)
         if why is None:
             return True
         if all(i != entry_id for _, i, _ in sel.held):
             sel.held.append((category[:-1] if category.endswith("s") else category, entry_id, why))
         return False
-
-    if sel.project:
-        why = trust.project_verdict(prov, project)
-        if why:
-            sel.project = ""
-            sel.held.append(("project text", None, why))
 
     def guarded(what: str, fn: Callable[[], None]) -> None:
         """Build one section; whatever goes wrong there leaves the others in the block."""
@@ -290,7 +309,7 @@ def gather(
         if "tasks" in store.categories:
             for e in current(store.read(agent, "tasks")):
                 if allowed("tasks", e.id, e.header_date, e.tags, e.body):
-                    sel.tasks.extend(Item(t, e.id) for t in vault.open_tasks(e.body))
+                    sel.tasks.extend(Item(_clean(t), e.id) for t in vault.open_tasks(e.body))
 
     def snapshot() -> None:
         from memcli.storage.checkpoints import recover
@@ -302,7 +321,9 @@ def gather(
                 if why:  # a hijacked session's words are not handed to the next one
                     sel.left_out.append(f"a snapshot message ({why})")
                     continue
-                sel.snapshot.append(Item(f"[{m.get('role', 'user')}]: {' '.join(str(m['text']).split())[:100]}"))
+                role = str(m.get("role", "user"))
+                role = role if role.isascii() and role.isalpha() and len(role) <= 12 else "user"
+                sel.snapshot.append(Item(f"[{role}]: {' '.join(_clean(str(m['text'])).split())[:100]}"))
 
     def pinned() -> None:
         nonlocal index
@@ -324,6 +345,12 @@ def gather(
     guarded("open tasks", tasks)
     guarded("recovery snapshot", snapshot)
     guarded("stale references", lambda: _mark_stale(sel, str(layout.root)))
+    prov = provenance()
+    if sel.project:  # judged as written and as shown (without its comments)
+        why = trust.project_verdict(prov, project) or trust.project_verdict(prov, sel.project)
+        if why:
+            sel.project = ""
+            sel.held.append(("project text", None, why))
     # Every unreviewed memory of the agent is counted, shown or not: the reader hears of all of them.
     for key, hold in prov.entries(agent):
         if all(i != key[2] for _, i, _ in sel.held):
@@ -523,6 +550,20 @@ def build(
         except MemcliError as exc:
             warn(exc.message)
             store = None  # the project text only
+    prov = None
+    if store is not None:
+        from memcli.recall import trust
+
+        prov = trust.provenance(layout)
+        if prov.config_held:  # a branch's config.toml (a budget of 40, say) does not shape the block
+            warn("config.toml holds unreviewed changes; using the defaults (`memcli review`)")
+            store = Store(layout, Config())
+        if prov.poisoned:
+            poisoned = Selection()
+            poisoned.poisoned = prov.poisoned
+            warn(f"no memory shown: {prov.poisoned}")
+            budget = budget or Config().inject_budget
+            return (poisoned if tokens(poisoned.render()) <= budget else Selection()), budget
     budget = budget or (store.config.inject_budget if store else Config().inject_budget)
     sel = fit(gather(store, layout, agent, command, instructions, warn, explain), budget)
     if sel.held:

@@ -215,6 +215,7 @@ def audit(layout: Layout, refs: list[str], files: list[str] | None = None) -> di
                 return None
         return repo.git_bytes(layout.root, "cat-file", "blob", f"{ref}:{memrel}/{rel}")
 
+    report_early: list[dict] = []  # what no entry says: memcli's cache, links and submodules a branch carries
     if files is not None:
         names = []
         for f in files:
@@ -222,18 +223,34 @@ def audit(layout: Layout, refs: list[str], files: list[str] | None = None) -> di
             if not full.startswith(memory + os.sep):
                 continue  # pre-commit passes every staged file its pattern matched: only memory counts
             names.append(os.path.relpath(full, memory).replace(os.sep, "/"))
+        for rel in names:
+            if os.path.islink(os.path.join(memory, rel)):
+                report_early.append({"path": rel, "id": None, "rule": "symlink", "line": 1, "excerpt": rel})
         names = _memory_files(names)
         base = None
         head = None
     elif refs:
-        args = ["diff", "--name-only", "-z", "--no-renames", "--diff-filter=AMT", *refs[:2], "--", memrel]
+        args = ["diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--diff-filter=AMT", *refs[:2], "--", memrel]
         done = repo.git(where, *args)
         if done is None or done.returncode != 0:
             raise MemcliError(
                 "git diff failed: " + ((done.stderr.strip().splitlines() or ["?"])[0] if done else "no git")
             )
         prefix = memrel + "/"
-        names = _memory_files([n[len(prefix) :] for n in done.stdout.split("\0") if n.startswith(prefix)])
+        tokens = done.stdout.split("\0")
+        changed: list[str] = []
+        for meta, path in zip(tokens[::2], tokens[1::2]):
+            if not path.startswith(prefix):
+                continue
+            rel, mode = path[len(prefix) :], (meta.split() or [":", ""])[1]
+            if rel.startswith(".vault/"):
+                report_early.append({"path": rel, "id": None, "rule": "cache-file", "line": 1, "excerpt": rel})
+            elif mode in ("120000", "160000"):
+                what = "symlink" if mode == "120000" else "submodule"
+                report_early.append({"path": rel, "id": None, "rule": what, "line": 1, "excerpt": rel})
+            else:
+                changed.append(rel)
+        names = _memory_files(changed)
         base, head = refs[0], (refs[1] if len(refs) > 1 else None)
     else:
         names = []
@@ -243,7 +260,7 @@ def audit(layout: Layout, refs: list[str], files: list[str] | None = None) -> di
                 names.append(os.path.relpath(os.path.join(folder, n), memory).replace(os.sep, "/"))
         names = _memory_files(sorted(names))
         base = head = None
-    report: dict = {"checked": 0, "files": len(names), "held": [], "allowed": []}
+    report: dict = {"checked": 0, "files": len(names), "held": report_early, "allowed": []}
     for rel in names:
         raw = at(head, rel)
         if raw is None:

@@ -92,7 +92,13 @@ def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
     held = [{"agent": k[0], "category": k[1], "id": k[2], "reason": h.reason()} for k, h in prov.entries(agent)]
     if prov.project is not None and agent is None:
         held.insert(0, {"agent": "_project", "category": "", "id": None, "reason": prov.project.reason()})
-    report["trust"] = {"trusted_ref": prov.trusted_ref, "unreviewed": held}
+    report["trust"] = {
+        "trusted_ref": prov.trusted_ref,
+        "unreviewed": held,
+        "poisoned": prov.poisoned,
+        "config_held": prov.config_held,
+        "note": prov.note,
+    }
     root = store.layout.root
     if repo.is_repo(root):
         changes = repo.memory_changes(root) or []

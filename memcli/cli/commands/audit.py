@@ -31,6 +31,14 @@ allowed a rule (#allow-RULE, `memcli add --allow RULE`) are listed as notes and 
 )
 
 
+EXTRA = {
+    "cache-file": "memcli's cache (.memory/.vault/) is not memory; a branch must not carry it",
+    "symlink": "a symlink where memory is read",
+    "submodule": "a submodule where memory is read",
+    "format": "a memory file memcli cannot read",
+}
+
+
 def run(
     dir_option: str | None,
     refs: list[str] | None = None,
@@ -56,7 +64,7 @@ def run(
     for kind, rows in (("", report["held"]), ("allowed, ", report["allowed"])):
         for r in rows:
             where = f"entry {r['id']}: " if r["id"] is not None else ""
-            what = guard.RULES.get(r["rule"], r["rule"])
+            what = guard.RULES.get(r["rule"], EXTRA.get(r["rule"], r["rule"]))
             echo(f".memory/{r['path']}:{r['line']}: {where}{kind}{r['rule']}: {what}: '{r['excerpt']}'")
     entries = plural(report["checked"], "entry", "entries")
     if failing:

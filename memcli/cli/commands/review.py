@@ -36,18 +36,26 @@ def run(dir_option: str | None, agent: str | None = None, as_json: bool = False)
     store = common.open_store(dir_option)
     store.check(agent)
     items = trust.review(store, agent)
+    prov = trust.provenance(store.layout)
     if as_json:
         print_json([i.to_json() for i in items])
         return 0
+    if prov.poisoned:
+        echo(f"no memory is shown to agents: {guard.make_visible(prov.poisoned)}")
+    if prov.config_held:
+        echo("config.toml holds unreviewed changes: agents get the defaults until it is merged")
+    if prov.note:
+        echo(prov.note)
     held = [i for i in items if i.kind != "allowed"]
     for item in items:
         name = "_project" if item.id is None else f"{item.agent}/{item.category} {item.id}"
         echo(f"{name}  [{item.kind}] {item.reason}")
         h = item.hold
-        if h is not None:
-            echo(f"    commit {h.commit[:12]} by {h.author}, {h.date}{f', on {h.ref}' if h.ref else ''}: {h.subject}")
-        echo(f"    .memory/{item.path}")
-        for line in guard.make_visible(item.text).strip().splitlines()[:12]:
+        if h is not None:  # a commit's author and subject are the contributor's own text: shown made safe
+            said = guard.make_visible(f"by {h.author}, {h.date}{f', on {h.ref}' if h.ref else ''}: {h.subject}")
+            echo(f"    commit {h.commit[:12]} {said}")
+        echo(f"    .memory/{guard.make_visible(item.path)}")
+        for line in guard.make_visible(item.text).strip().split("\n"):  # every line: nothing unseen is trusted
             echo(f"    | {line}")
     if not items:
         echo("nothing held back", err=True)

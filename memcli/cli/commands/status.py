@@ -66,6 +66,10 @@ def run(dir_option: str | None, agent: str | None = None, as_json: bool = False)
     else:
         echo(f"last compaction: {last['timestamp']}")
     unreviewed = report["trust"]["unreviewed"]
+    if report["trust"]["poisoned"]:
+        echo(f"held back: all memory ({report['trust']['poisoned']}): memcli review")
+    if report["trust"]["note"]:
+        echo(f"trust: {report['trust']['note']}")
     if unreviewed:
         ref = report["trust"]["trusted_ref"] or "none"
         echo(

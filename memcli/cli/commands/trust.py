@@ -74,9 +74,7 @@ def run(
             commits = branch_commits(store.layout, branch)
             if commits is None:
                 raise MemcliError(f"unknown branch or ref {branch!r}, or not a git repository")
-            brought = {blob for _, wrote in commits for _, blob in wrote}
-            names = {info["commit"] for info, _ in commits}
-            items = [i for i in items if i.hold is not None and (i.hold.blob in brought or i.hold.commit in names)]
+            items = [i for i in items if i.hold is not None and i.hold.commit in commits]
         for item in items:
             if item.id is None:
                 trust.trust_project(store)
