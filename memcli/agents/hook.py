@@ -168,11 +168,14 @@ def _layout(client: str, payload: dict[str, Any], dir_option: str | None):
 
 def _session_start(client: str, agent: str, payload: dict[str, Any], dir_option: str | None) -> str:
     from memcli.recall import block as inject
-    from memcli.config import load_config
+    from memcli.config import Config, load_config
     from memcli.agents.wiring import SHORT_GUIDE
 
     layout = _layout(client, payload, dir_option)
-    budget = min(load_config(layout.memory).inject_budget, MAX_BLOCK_TOKENS)
+    from memcli.recall.trust import provenance
+
+    config = load_config(layout.memory) if not provenance(layout).config_held else None
+    budget = min((config or Config()).inject_budget, MAX_BLOCK_TOKENS)  # a branch's config is not used
     while True:
         sel, _ = inject.build(layout, agent, "", budget, SHORT_GUIDE.format(agent=agent), lambda message: None)
         block = sel.render()
