@@ -486,22 +486,17 @@ def _infos(top: str, commits: list[str]) -> dict[str, dict[str, str]]:
 
 def _blobs(top: str, names: list[str]) -> dict[str, bytes]:
     """The contents of objects (blob ids or ``REF:PATH``), by name; missing ones left out."""
-    import subprocess
+    from memcli.git.repo import git_input_bytes
 
     if not names:
         return {}
     names = list(dict.fromkeys(names))
-    try:
-        done = subprocess.run(
-            ["git", "-C", top, "cat-file", "--batch"],
-            input="".join(n + "\n" for n in names).encode("utf-8", "surrogateescape"),
-            capture_output=True,
-            timeout=GIT_TIMEOUT * 3,
-        )
-    except (OSError, subprocess.SubprocessError):
-        raise GitFailed("cat-file") from None
+    asked = "".join(n + "\n" for n in names).encode("utf-8", "surrogateescape")
+    data = git_input_bytes(top, "cat-file", "--batch", input=asked, timeout=GIT_TIMEOUT * 3)
+    if data is None:
+        raise GitFailed("cat-file")
     out: dict[str, bytes] = {}
-    data, pos = done.stdout, 0
+    pos = 0
     for name in names:
         end = data.find(b"\n", pos)
         if end < 0:

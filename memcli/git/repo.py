@@ -28,6 +28,16 @@ def git_input(root: Path | str, *args: str, input: str, timeout: float = 60) -> 
         return None
 
 
+def git_input_bytes(root: Path | str, *args: str, input: bytes, timeout: float = 60) -> bytes | None:
+    """git's standard output (bytes) for ``input`` (bytes) on its standard input; None when git is
+    missing, hangs or fails."""
+    try:
+        result = subprocess.run(["git", "-C", str(root), *args], input=input, capture_output=True, timeout=timeout)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return result.stdout if result.returncode == 0 else None
+
+
 def is_repo(root: Path) -> bool:
     result = git(root, "rev-parse", "--is-inside-work-tree")
     return bool(result and result.returncode == 0 and result.stdout.strip() == "true")
