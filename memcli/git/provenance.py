@@ -301,16 +301,19 @@ def provenance(layout: Layout, refresh: bool = False) -> Provenance:
     dirs = _git_dirs(layout)
     path = _cache_path(layout, dirs)
     data = _load(path)
+    in_git = dirs is not None or bool(os.environ.get("GIT_DIR"))
     try:
         if data is not None and not refresh and _fresh(data, layout):
             return _answer(data)
-        return _compute(layout, path, in_git=dirs is not None or bool(os.environ.get("GIT_DIR")))
-    except GitFailed:
-        return _answer(data) if data and data.get("git") else NOTHING
-    except Exception:
-        if os.environ.get("MEMCLI_DEBUG"):
+        return _compute(layout, path, in_git)
+    except Exception as exc:  # GitFailed, or a bug: never a reason to let held memory through
+        if os.environ.get("MEMCLI_DEBUG") and not isinstance(exc, GitFailed):
             raise
-        return _answer(data) if data and data.get("git") else NOTHING
+        if data and data.get("git"):
+            return _answer(data)
+        if in_git:  # no earlier answer to stand by: nothing from memory is shown until git answers
+            return Provenance([], set(), None, True, f"git did not say where memory came from ({str(exc)[:120]})")
+        return NOTHING
 
 
 # ------------------------------------------------------------------------------ asking git
