@@ -243,7 +243,7 @@ def strip_invisible(text: str) -> str:
 # The patterns are written in lower case for L, N, S and M.
 
 
-def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
+def _rule_sources() -> dict[str, list[tuple]]:
     """The rules' patterns: built when the first scan needs them (importing the module builds nothing)."""
     global _SECRETS
     _S = r"(?:[^.!?;\n]|[.!?](?=[\w/~$\-]))"  # a character of the same sentence (a dot in a path or URL is no end)
@@ -265,7 +265,9 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
         r"(?:step|steps|command|commands|change|changes|dependency|dependencies|package|packages|call|calls|request"
         r"|requests|hook|hooks|script|scripts|key|keys|download|downloads|upload|uploads|account|user|line|lines|edit|edits"
         r"|note|notes|instruction|instructions|action|actions|connection|connections|traffic|process|job|cron\s*job"
-        r"|service|commit|commits|entry|entries|payload|binary|extension|plugin|webhook|endpoint|domain|url)\b"
+        r"|service|commit|commits|entry|entries|payload|binary|extension|plugin|webhook|endpoint|domain|url|remote|remotes"
+        r"|proxy|proxies|telemetry|analytics|tracking|monitoring|backdoor|collaborator|token|tokens|cron|crontab|daemon"
+        r"|listener|tunnel|network\s+requests?|network\s+calls?)\b"
     )
     _AUD_ONE = r"(?:the\s+(?:user|human|developer|operator|reviewer|owner)|anyone|anybody)"
     _THIS = (
@@ -276,6 +278,7 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
         r"|what\s+you(?:'re|\s+are|\s+did|\s+have\s+done|'ve\s+done|\s+do|\s+ran|\s+run|\s+changed|\s+added|\s+sent"
         r"|\s+found|\s+read|\s+uploaded)|(?:that|how|why|when)\s+you|the\s+fact\s+that|anything\s+about)"
     )
+    _SECRET_VAR = r"\$\{?[a-z_]*(?:key|token|secret|pass|passwd|password|cred|credentials|private|cookie)[a-z_0-9]*\}?"
     _BULK = (
         r"(?:\.env\b(?:\s+files?)?|(?:all|every|each|any)\s+(?:of\s+)?(?:the\s+|your\s+|our\s+|my\s+)?"
         r"(?:secrets?|api\s+keys|keys|tokens|credentials|passwords|env(?:ironment)?\s+var(?:iable)?s)"
@@ -284,7 +287,9 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
         r"|(?:your\s+|the\s+)?private\s+keys?|id_(?:rsa|ed25519|ecdsa|dsa)\S*|~?/?\.aws\S*|aws\s+(?:credentials|keys|secrets?)"
         r"|\.netrc|\.npmrc|\.pypirc|\.git-credentials|kubeconfig|(?:the\s+|all\s+)?(?:browser\s+)?cookies"
         r"|(?:the\s+)?(?:shell|bash|zsh|command)\s+history|(?:the\s+|all\s+|your\s+)?secrets(?:\s+files?)?"
-        r"|(?:the\s+)?credentials\s+files?|keychain|seed\s+phrase|wallet)"
+        r"|(?:the\s+)?credentials\s+files?|keychain|seed\s+phrase|wallet|(?:the\s+value\s+of\s+)?"
+        + _SECRET_VAR
+        + r"|(?:env|printenv)\s+output|(?:~|\$home|%userprofile%)/\.[\w.-]+\S*|(?:the\s+|all\s+|your\s+)?[\w-]+\s+secrets)"
     )
     _DEST = (
         r"(?:(?:https?|ftp)://|[\w.+-]+@[\w-]+\.[\w.]+|(?:pastebin|webhook\.site|requestbin|ngrok|transfer\.sh|hastebin"
@@ -364,12 +369,13 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
     # after the noun: "you were given", "from the operator", "above"
     _POST = (
         r"(?:\s+(?:that\s+)?you(?:'ve|\s+have|\s+were|\s+had|\s+got|\s+received)?\s+(?:been\s+)?(?:given|trained"
-        r"(?:\s+(?:with|on))?|taught|told|received|got)(?:\s+(?:earlier|before|previously|so\s+far|until\s+now))?"
+        r"(?:\s+(?:with|on))?|taught|told|received|got|started\s+with|began\s+with|were\s+built\s+with|came\s+with)"
+        r"(?:\s+(?:earlier|before|previously|so\s+far|until\s+now))?"
         r"|\s+(?:from|by|of|in|for)\s+(?:the\s+|your\s+|this\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}|\s+above|\s+before\s+this)?\s+"
     )
     _COPULA = (
         r"(?:(?:is|are|were|was|be|been|become|became|have\s+been|has\s+been|should\s+be|must\s+be|can\s+be|will\s+be"
-        r"|as)\s+(?:now\s+|hereby\s+|all\s+|completely\s+|entirely\s+|officially\s+|considered\s+|to\s+be\s+|simply"
+        r"|have|has|had|as)\s+(?:now\s+|hereby\s+|all\s+|completely\s+|entirely\s+|officially\s+|considered\s+|to\s+be\s+|simply"
         r"\s+|just\s+|null\s+and\s+)*)?"
     )
     _GONE_STRONGEST = (
@@ -386,7 +392,44 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
         r"(?:"
         + _GONE_STRONG[3:-3]
         + r"|ignored|disregarded|forgotten|obsolete|outdated|wrong|disabled|suspended|lifted"
-        r"|deactivated|off|removed|replaced|irrelevant|optional)\b"
+        r"|deactivated|off|removed|replaced|irrelevant|optional|unreliable|untrustworthy|not\s+(?:to\s+be\s+)?trust(?:ed"
+        r"|worthy)|changed|updated|been\s+(?:changed|updated|rewritten|revised))\b"
+    )
+    # what the agent takes its orders from: its system prompt, its own rules, earlier instructions, the
+    # user's or owner's instructions, the rest of the memory, safety rules
+    _AGENT_GUIDANCE = (
+        r"system\s+prompt|system\s+message|\byour\s+(?:own\s+|original\s+|initial\s+|default\s+|core\s+|previous\s+|prior\s+"
+        r"|standing\s+|current\s+|existing\s+|built-in\s+|usual\s+|normal\s+|safety\s+)*(?:instructions|rules|guidelines"
+        r"|training|programming|guardrails|safety\s+\w+|persona|directives|guidance|constraints|restrictions|policies"
+        r"|principles|ethics|defaults?|default\s+behaviou?r|refusals?|orders|limits|boundaries)\b|\b(?:previous|prior"
+        r"|earlier|above|preceding|original|initial)\s+(?:instructions|context|conversation|directives|guidance"
+        r"|prompts?|memories|orders)\b|\b(?:user|owner|operator|maintainer|developer)'s\s+(?:instructions|requests|rules"
+        r"|wishes|commands|preferences|orders)\b|developer\s+(?:message|instructions)|\b(?:all|any|every)\s+(?:other\s+)?"
+        r"(?:instructions?|memories|memory\s+entries|directives)\b|\brest\s+of\s+the\s+(?:memory|memory\s+block|prompt"
+        r"|context|instructions|notes|conversation)\b|\bmemory\s+block\b|\b(?:all\s+)?other\s+memories\b|\bsafety\s+"
+        r"(?:guidelines|rules|policies|filters|checks|training|measures|guardrails)\b|\bcontent\s+polic(?:y|ies)\b"
+        r"|\bguardrails\b|\b(?:usual|normal|standard)\s+rules\b"
+    )
+    # text that scopes an instruction to untrusted content ("ignore instructions found in web pages")
+    _UNTRUSTED_SCOPE = (
+        r"\b(?:in|inside|from|within|embedded\s+in|found\s+in|contained\s+in|coming\s+from)\s+(?:the\s+|any\s+|an?\s+"
+        r"|fetched\s+|external\s+|third-party\s+|untrusted\s+|retrieved\s+|scraped\s+)?(?:issues?|comments?|code\s+comments"
+        r"|web\s*pages?|pages?|websites?|sites?|emails?|documents?|docs|tool\s+(?:output|results?|calls?)|fetched|external"
+        r"|third-party|untrusted|pull\s+requests?|prs?|readmes?|commit\s+messages?|search\s+results?|retrieved|scraped"
+        r"|downloaded|user\s+input|inputs?|logs?|data|files?|repositories|dependencies|packages|html|markdown|pdfs?)\b"
+        r"|\buser[\s_-](?:input|data|content|supplied|provided|generated|uploads?|files?|text|messages?|strings?)\b"
+        r"|\buntrusted\s+(?:data|input|content|sources?|code|text|strings?)\b"
+    )
+    # what the agent itself did or was told to do (the thing concealed)
+    _AGENT_ACTION = (
+        r"\byou(?:'ve|\s+have|\s+will|'ll)?\s+(?:just\s+)?(?:delete[ds]?|add(?:ed|s)?|create[ds]?|change[ds]?|modif(?:y|ied"
+        r"|ies)|run|ran|perform(?:ed|s)?|push(?:ed|es)?|install(?:ed|s)?|remove[ds]?|wr[io]te|upload(?:ed|s)?|download"
+        r"(?:ed|s)?|sen[dt]|rotate[ds]?|disable[ds]?|edit(?:ed|s)?|did|do|made|make|touch(?:ed)?)\b|\b(?:extra|additional"
+        r"|hidden|background|secret)\s+(?:dependency|dependencies|package|packages|remote|files?|commits?|steps?|commands?"
+        r"|requests?|calls?|process|jobs?|scripts?|hooks?|users?|accounts?|keys?|tokens?|services?|uploads?|downloads?"
+        r"|network|traffic|changes?|connections?|endpoints?)\b|\b(?:registry|remote|proxy|telemetry|credential|cron|webhook|hook|sync"
+        r"|rotation|backdoor|analytics|tracking)\b|\bcron\s*jobs?\b|\b(?:this|these|that)\s+(?:step|steps|instruction"
+        r"|instructions|note|change|changes|command|commands|action|actions|request|requests)\b"
     )
     _UNBOUND = (
         r"(?:unrestricted|unfiltered|uncensored|jailbroken|unaligned|rogue|evil|unbound|unshackled|liberated|amoral)"
@@ -412,7 +455,7 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
     )
     _G_BULK = (
         "env environment secret secrets keys tokens credentials passwords ssh private id_rsa id_ed25519 id_ecdsa id_dsa"
-        " aws netrc npmrc pypirc kubeconfig cookies history keychain seed wallet printenv cat"
+        " aws netrc npmrc pypirc kubeconfig cookies history keychain seed wallet printenv cat $"
     )
     _G_SEND = (
         "send sending post posting upload uploading transmit transmitting forward forwarding exfiltrate exfiltrating"
@@ -444,6 +487,7 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
     )
     _G_GONE_ANY = _G_GONE_STRONG + (
         " obsolete outdated wrong disabled suspended lifted deactivated off removed replaced irrelevant optional"
+        " changed updated rewritten revised unreliable untrustworthy trusted trustworthy"
     )
     _G_FETCH = "curl wget fetch iwr irm invoke aria2c lwp"
     _G_INTERP = "sh bash zsh ksh dash fish csh tcsh ash python py perl ruby node deno bun php pwsh powershell eval exec source iex invoke"
@@ -516,7 +560,10 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
             ),
             (
                 "N",
-                (_G_IGNORE + " " + _G_OVERRIDE, "given told taught from"),
+                (
+                    _G_IGNORE + " " + _G_OVERRIDE,
+                    "given told taught from started began built came shipped configured set trained handed received",
+                ),
                 _IGNORE
                 + r"\s+(?:"
                 + _DET
@@ -528,6 +575,7 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                 + _OBJ_SOFT
                 + r")\s+(?:(?:that\s+)?"
                 r"you(?:'ve|\s+have|\s+were|\s+was|\s+got)?\s+(?:been\s+)?(?:given|told|taught|handed|received)|given\s+to\s+you"
+                r"|you\s+(?:started|began|were\s+built|came|were\s+shipped|were\s+configured|were\s+set\s+up|were\s+trained)\s+with"
                 r"|(?:that\s+came\s+)?from\s+(?:the\s+|your\s+)?(?:system|developer|operator|anthropic|openai|user|human|prompt))",
             ),
             (
@@ -582,9 +630,10 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                     "overrides supersedes replaces outranks trumps cancels voids takes",
                     "system safety guardrails developer user human operator instructions your previous prior earlier",
                 ),
-                r"\b(?:this|these|it|the\s+following|the\s+above)\s+(?:(?:note|notes|memory|memories|entry|entries|file|message"
-                r"|instructions?|rules?|directive|section|text|block)\s+)?(?:overrides|supersedes|replaces|outranks|trumps|cancels"
-                r"|voids|takes\s+precedence\s+over)\s+(?:all\s+|any\s+|the\s+|your\s+|every\s+)*(?:other\s+|previous\s+|prior\s+"
+                r"\b(?:this|these|it|the\s+following|the\s+above)\s+(?:(?:project\s+|memory\s+|pinned\s+)?(?:note|notes|memory"
+                r"|memories|entry|entries|file|message|instructions?|rules?|directive|section|text|block)\s+)?(?:overrides|supersedes"
+                r"|replaces|outranks|trumps|cancels|voids|takes\s+precedence\s+over)\s+(?:(?:anything|everything|whatever)\s+(?:in"
+                r"|from)\s+)?(?:all\s+|any\s+|the\s+|your\s+|every\s+)*(?:other\s+|previous\s+|prior\s+"
                 r"|earlier\s+|original\s+|existing\s+)?(?:system\s+prompts?|system\s+(?:instructions|messages?|rules)|safety"
                 r"\s+(?:rules|guidelines|instructions|policies|filters|training)|guardrails|developer\s+(?:instructions|messages?)"
                 r"|(?:user|human|operator)(?:'s)?\s+(?:instructions|requests?|wishes)|instructions\s+(?:from|given\s+by)\s+(?:the\s+)?"
@@ -893,6 +942,115 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                 r"|by|of|in|given\s+by|set\s+by)\s+(?:this|the|your)\s+(?:operator|system|developer|admin\w*|anthropic|openai|vendor"
                 r"|platform|conversation|chat|session|thread|context|prompt)s?\s+" + _COPULA + _GONE_ANY,
             ),
+            # the agent's guidance named, then "ignore them" in the same sentence
+            (
+                "L",
+                (
+                    "your previous previously prior earlier above preceding original initial former system user",
+                    _G_NOUNS,
+                    "ignore ignoring disregard forget discard drop bypass override skip",
+                    "them it those these that",
+                ),
+                r"\b(?:your|"
+                + _TEMPORAL
+                + r"|system|the\s+user'?s?)\s+(?:"
+                + _QUAL
+                + r"\s+)?"
+                + _NOUNS
+                + _S
+                + r"{0,80}?\b(?:ignore|ignoring|disregard|forget|discard|drop|bypass|override|skip)\s+(?:them|it|those|these|that)\b",
+            ),
+            (
+                "L",
+                ("you", "operating running working acting functioning", "mode"),
+                r"\byou\s+(?:are|'re|will\s+be)\s+(?:now\s+)?(?:operating|running|working|acting|functioning)\s+in\s+(?:an?\s+)?"
+                r"(?:developer|god|dan|jailbreak|jailbroken|unrestricted|admin|root|sudo|debug|maintenance|unsafe|unfiltered"
+                r"|uncensored)\s+mode\b",
+            ),
+            (
+                "L",
+                (
+                    "you",
+                    "with without",
+                    "restrictions guardrails safeguards filters policy policies ethical oversight limits",
+                ),
+                r"\byou\s+(?:are|'re|will|can|may|now)\b"
+                + _S
+                + r"{0,50}?\b(?:with\s+no|without\s+any|without|free\s+of\s+(?:any\s+)?)"
+                r"\s+(?:restrictions|guardrails|safeguards|(?:content\s+)?filters|content\s+polic(?:y|ies)|ethical\s+\w+|oversight"
+                r"|limits\s+or\s+rules|rules\s+or\s+limits)\b",
+            ),
+            # Clause-level: a trigger, and in the same sentence a reference to the agent's own guidance
+            # (_AGENT_GUIDANCE), unless the sentence scopes it to untrusted content (_UNTRUSTED_SCOPE).
+            (
+                "N",
+                (
+                    "ignore ignores ignored ignoring disregard disregards disregarded forget forgets bypass bypasses bypassed"
+                    " circumvent set discard discarded abandon throw outrank outranks trump trumps supersede supersedes superseded"
+                    " invalid void revoked untrusted not start clean decoy decoys no need don dont doesn does do may can must should"
+                    " is are",
+                    "system your previous prior earlier above preceding original initial user owner operator repository repo project"
+                    " maintainer developer all any every rest memory memories safety content guardrails usual normal standard",
+                ),
+                r"\b(?:ignore[sd]?|ignoring|disregard(?:s|ed|ing)?|forget(?:s|ting)?|bypass(?:es|ed|ing)?|circumvent|set\s+aside"
+                r"|discard(?:ed)?|abandon(?:ed)?|throw\s+out|outranks?|trumps?|supersedes?|superseded|invalid|void|revoked|untrusted"
+                r"|not\s+(?:to\s+be\s+)?trusted|start\s+(?:fresh|over|anew)|clean\s+slate|decoys?|no\s+longer\s+(?:need\s+to|have\s+to"
+                r"|required\s+to|bound\s+by|apply|applies|valid)|need\s+not\s+(?:follow|obey|comply)|(?:don'?t|do\s+not|doesn'?t"
+                r"|does\s+not)\s+(?:need|have)\s+to\s+(?:follow|obey|comply|respect|listen)|(?:may|can|must|should|is\s+to|are\s+to)"
+                r"\s+(?:safely\s+|now\s+)?be\s+(?:ignored|disregarded|bypassed|forgotten))\b",
+                (_AGENT_GUIDANCE,),
+                _UNTRUSTED_SCOPE,
+            ),
+            (
+                "L",
+                (
+                    "is are",
+                    "default defaults suggestion suggestions optional advisory binding",
+                    "your safety content guardrails previous prior earlier",
+                ),
+                r"\b(?:is|are)\s+(?:just\s+|only\s+|merely\s+|simply\s+)?(?:a\s+default|defaults|(?:a\s+)?suggestions?|optional"
+                r"|advisory|non-?binding)\b",
+                (
+                    r"\byour\s+(?:"
+                    + _QUAL
+                    + r"\s+)?(?:instructions|rules|guidelines|training|programming|guardrails|safety\s+\w+"
+                    r"|persona|directives|guidance|constraints|restrictions|policies|principles|ethics|refusals?)\b|safety\s+(?:guidelines"
+                    r"|rules|policies|training)|content\s+polic(?:y|ies)|guardrails|(?:previous|prior|earlier)\s+instructions",
+                ),
+                _UNTRUSTED_SCOPE,
+            ),
+            (
+                "L",
+                (
+                    "treat consider regard",
+                    "user users human operator",
+                    "untrusted trusted adversary adversarial hostile enemy",
+                ),
+                r"\b(?:treat|consider|regard)\s+(?:the\s+)?(?:user|users|human|operator)\s+as\s+(?:an?\s+)?(?:untrusted|not\s+trusted"
+                r"|an?\s+adversary|adversarial|hostile|the\s+enemy)\b",
+            ),
+            (
+                "L",
+                ("only", "file note entry memory instructions", "trusted authoritative valid binding counts matters"),
+                r"\bonly\s+(?:this|these)\s+(?:file|note|notes|entry|entries|memory|memories|instructions?|rules?)\s+(?:is|are|counts?"
+                r"|matters?)\s*(?:trusted|authoritative|valid|binding)?\b|\bthe\s+only\s+(?:instructions?|source|rules?|thing)\s+(?:that\s+)?"
+                r"(?:you\s+(?:should\s+|must\s+|may\s+)?(?:trust|obey|follow)|(?:counts?|matters?|is\s+trusted))\b(?="
+                + _S
+                + r"{0,40}?\b(?:this|these|here|below|above)\b)",
+            ),
+            (
+                "L",
+                (
+                    _G_TEMPORAL + " the",
+                    "context instructions messages conversation memory",
+                    "injected planted inserted mistake",
+                ),
+                r"\b(?:(?:the\s+)?"
+                + _TEMPORAL
+                + r"|the)\s+(?:context|instructions|messages|conversation|memory|memories|prompt)\s+"
+                r"(?:was|were|is|are|has\s+been|have\s+been)\s+(?:\w+\s+)?(?:injected|planted|inserted|added\s+by\s+mistake"
+                r"|a\s+mistake|an\s+error|corrupted)\b",
+            ),
         ],
         "concealment": [
             (
@@ -995,9 +1153,9 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                 + _THIS
                 + r"|anything|what\s+(?:you|happened|we|was)|the\s+"
                 + _W
-                + r"?(?:change|changes|download|upload"
-                r"|hook|test|tests|key|keys|script|command|commands|step|steps|file|dependency|account|request|requests|call"
-                r"|calls|commit|entry|cron\s*job|job)\b))",
+                + r"?(?:tests?|"
+                + _THING[3:]
+                + r"))",
             ),
             (
                 "L",
@@ -1214,14 +1372,19 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
             (
                 "L",
                 (
-                    "hide conceal omit",
-                    "summary reply transcript pr pull commit changelog recap final status review reviewer diff",
+                    "hide conceal omit withhold",
+                    "summary reply transcript pr pull commit changelog recap final status review reviewer diff user users"
+                    " human operator owner developer maintainer maintainers",
                 ),
                 r"\b(?:hide|conceal|omit)\s+(?:the|this|these|that|those|any|all|your)\s+"
                 + _W
                 + r"{0,3}?(?:from|in)\s+(?:your\s+|the\s+"
                 r"|any\s+)?(?:final\s+|diff\s+)?(?:summary|reply|transcript|pr\s+description|pull\s+request|commit\s+messages?|changelog"
-                r"|recap|final\s+message|status\s+update|review|reviewer|diff)\b",
+                r"|recap|final\s+message|status\s+update|review|reviewer|diff)\b"
+                r"|\b(?:conceal|withhold|omit)\s+(?:the|this|these|that|those|any|all|your)\s+"
+                + _W
+                + r"{0,3}?from\s+(?:the\s+)?"
+                r"(?:user|users|human|operator|owner|developer|maintainers?)\b",
             ),
             (
                 "L",
@@ -1322,6 +1485,61 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                 r"(?:the\s+|your\s+|any\s+)?(?:commit\s+messages?|pr\b|pr\s+descriptions?|pull\s+requests?|summary|summaries|reply"
                 r"|response|changelog|description|report|recap|answer|final\s+message|message)",
             ),
+            (
+                "L",
+                ("never don dont do", "bring", "up"),
+                r"\b(?:never|don'?t|do\s+not)\s+(?:ever\s+)?bring\s+(?:it|this|that|these|them|any\s+of\s+(?:this|it))\s+up\b"
+                r"(?!\s+(?:to\s+date|again\s+after|in\s+(?:standup|the\s+retro)))",
+            ),
+            (
+                "L",
+                ("do", "it this that so everything", "silently quietly secretly covertly discreetly secret without"),
+                r"\bdo\s+(?:it|this|that|so|everything|all\s+of\s+this)\s+(?:silently|quietly|secretly|covertly|discreetly|in\s+secret"
+                r"|without\s+(?:a\s+)?(?:word|trace|notice|telling\s+anyone))\b",
+            ),
+            (
+                "L",
+                ("tell inform alert notify let", "no nobody no-one"),
+                r"\b(?:tell|inform|alert|notify|let)\s+(?:no\s+one|nobody|no-one)\b",
+            ),
+            (
+                "L",
+                (
+                    "the they anyone nobody no",
+                    "know hear find learn told",
+                ),
+                r"\b(?:the\s+(?:\w+\s+)?(?:user|human|reviewer|owner|team|operator|developer|maintainer)s?|they|anyone|nobody|no\s+one)\s+"
+                r"(?:doesn'?t|does\s+not|don'?t|do\s+not|won'?t|will\s+not|needn'?t|need\s+not|has\s+no\s+(?:need|reason)\s+to|have\s+no"
+                r"\s+(?:need|reason)\s+to|needs?|has|have)\s+(?:to\s+|have\s+to\s+|need\s+to\s+)?(?:know|hear|find\s+out|learn|be\s+told)"
+                r"(?:\s+(?:about\s+)?(?:it|this|that|anything|any\s+of\s+(?:this|it)))?(?=\s*(?:[.,;:!)\u2014\u2013-]|$|and\b|but\b"
+                r"|so\b))",
+            ),
+            (
+                "L",
+                ("keep leave", "loop"),
+                r"\b(?:keep|keeping|leave|leaving)\s+(?:the\s+user|them|everyone|everybody|anyone|the\s+(?:\w+\s+)?(?:human|reviewer|owner"
+                r"|team|operator|developer|maintainer)s?)\s+out\s+of\s+the\s+loop\b",
+            ),
+            (
+                "L",
+                (
+                    "don dont do never not refrain avoid without leave omit hide conceal say make keep",
+                    "mention mentioning tell telling inform informing report reporting disclose disclosing reveal revealing raise"
+                    " raising flag flagging bring bringing surface surfacing explain explaining admit admitting notify notifying"
+                    " alert alerting out omit hide conceal nothing no quiet silent mum",
+                ),
+                r"\b(?:(?:do\s+not|don'?t|never|not|refrain\s+from|avoid|without)\s+(?:ever\s+)?(?:mention(?:ing)?|tell(?:ing)?"
+                r"|inform(?:ing)?|report(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?|rais(?:e|ing)|flag(?:ging)?|bring(?:ing)?\s+up"
+                r"|surfac(?:e|ing)|explain(?:ing)?|admit(?:ting)?|notify(?:ing)?|alert(?:ing)?)|leave\s+out|omit|hide|conceal"
+                r"|say\s+nothing|make\s+no\s+mention|keep\s+(?:quiet|silent|mum))\b",
+                (
+                    r"\b(?:user(?![\s-](?:facing|visible|friendly|level|space))|users|human|owner|reviewer|operator|developer|maintainer"
+                    r"|anyone|anybody|no\s+one|nobody|everyone"
+                    r"|team|them|conversation|chat|reply|replies|response|answer|summary|pr|pull\s+request|commit\s+message"
+                    r"|changelog|report|status\s+update)\b",
+                    _AGENT_ACTION,
+                ),
+            ),
         ],
         "remote-code": [
             # fetch ... | shell  (the pipe may pass through other filters first: | tr -d '\r' | sh)
@@ -1335,7 +1553,7 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                 (_G_INTERP + " .~<(", "<("),
                 r"\b"
                 + _INTERP
-                + r"\s+(?:-\S+\s+)*[\"']?<\(\s*(?:sudo\s+)?"
+                + r"\s+(?:-\S+\s+)*[\"']?(?:<\s*)?<\(\s*(?:sudo\s+)?"
                 + _FETCH
                 + r"\b|\.\s+<\(\s*"
                 + _FETCH
@@ -1493,6 +1711,12 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                 r"|\bpip(?:e|ing)\s+(?:it|them|that|this|the\s+(?:script|output|result|file|response|download))\s+(?:straight\s+"
                 r"|directly\s+)?(?:in)?to\s+(?:a\s+|the\s+)?(?:bash|sh|zsh|shell|python3?|node|powershell|pwsh|iex)\b",
             ),
+            (
+                "L",
+                ("https http fetch urlopen requests urllib", "eval exec function"),
+                r"\b(?:https?['\"]?\)?\.get|fetch|urlopen|requests\.get|urllib\.request)\s*\([^\n]{0,200}?\b(?:eval|exec"
+                r"|new\s+function)\s*\(",
+            ),
         ],
         "exfiltration": [
             # Markdown images: any substitution or placeholder in the URL; links: one that names a secret
@@ -1586,7 +1810,7 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                 + _BULK
                 + r"\b"
                 + _S
-                + r"{0,60}?\b(?:to|at|into|via|using|on|through|with)\s+(?:the\s+|a\s+|an\s+|this\s+|my\s+|our\s+)?"
+                + r"{0,60}?\b(?:to|at|into|via|using|on|through|with)\s+(?:[\w'-]+\s+){0,3}?"
                 + _DEST,
             ),
             (
@@ -1604,7 +1828,7 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                 r"|passwords?|secrets?|cookies|\.env\b|env(?:ironment)?\s+var\w*)\b"
                 + _S
                 + r"{0,60}?\b(?:to|at|into|via"
-                r"|using|on|through|with)\s+(?:the\s+|a\s+|an\s+|this\s+|my\s+|our\s+)?" + _DEST,
+                r"|using|on|through|with)\s+(?:[\w'-]+\s+){0,3}?" + _DEST,
             ),
             (
                 "S",
@@ -1617,11 +1841,12 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                 "SB",
                 ("and then ,", _G_SEND + " curl attach", _G_BULK, _G_DEST),
                 r"(?:\band|\bthen|,)\s+(?:then\s+)?(?:send|post|upload|transmit|forward|e-?mail|mail"
-                r"|paste|submit|exfiltrate|leak|pipe|curl|beacon|ship|report|relay|attach)\s+(?:it|them|this|that|those"
+                r"|paste|submit|exfiltrate|leak|pipe|curl|beacon|ship|report|relay|attach)\s+(?:its\s+(?:contents?|values?|text"
+                r"|data)|it|them|this|that|those"
                 r"|these|the\s+(?:contents?|result|output|file|files|data|values?|text|keys?|dump|archive))\s+"
                 + _S
                 + r"{0,30}?"
-                r"\b(?:to|at|into|via|using|on)\s+(?:the\s+|a\s+|an\s+|this\s+|my\s+|our\s+)?" + _DEST,
+                r"\b(?:to|at|into|via|using|on)\s+(?:[\w'-]+\s+){0,3}?" + _DEST,
             ),
             (
                 "S",
@@ -1741,7 +1966,8 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                 (
                     "email emailing mail mailing upload uploading paste pasting forward forwarding leak leaking exfiltrate beacon dump"
                     " dumping publish publishing copy copying commit committing push pushing",
-                    "key keys token tokens credential credentials creds password passwords secret secrets cookies env environment",
+                    "key keys token tokens credential credentials creds password passwords secret secrets cookie cookies env"
+                    " environment session",
                     _G_DEST + " public",
                 ),
                 r"\b(?:e-?mail|e-?mailing|mail|mailing|upload|uploading|paste|pasting|forward|forwarding|leak|leaking|exfiltrate"
@@ -1749,10 +1975,10 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                 r"|copies\s+of|all|any|every|each|the|your|our|my|their|of|found|local)\s+)*"
                 + _W
                 + r"?(?:keys?|tokens?|credentials?"
-                r"|creds|passwords?|secrets?|cookies|\.env\b|env(?:ironment)?\s+var\w*)\b"
+                r"|creds|passwords?|secrets?|cookies?|session\s+(?:ids?|tokens?)|\.env\b|env(?:ironment)?\s+var\w*)\b"
                 + _S
                 + r"{0,60}?\b(?:to|at|into|via|using"
-                r"|on|through|with|in)\s+(?:the\s+|a\s+|an\s+|this\s+|my\s+|our\s+)?(?:public\s+(?:gist|paste|repo|repository|channel"
+                r"|on|through|with|in)\s+(?:[\w'-]+\s+){0,3}?(?:public\s+(?:gist|paste|repo|repository|channel"
                 r"|issue|bucket|forum|page)|" + _DEST[3:],
             ),
             (
@@ -1773,12 +1999,13 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                 (
                     "and then ,",
                     "add put include append attach send post upload paste commit push write insert embed email forward",
-                    "it them this that",
+                    "it them this that its",
                     "commit pr pull issue comment comments readme gist reply response answer summary public"
                     " discussion message changelog log url",
                 ),
                 r"(?:\band|\bthen|,)\s+(?:then\s+)?(?:add|put|include|append|attach|send|post|upload|paste|commit|push|write|insert"
-                r"|embed|e-?mail|forward)\s+(?:it|them|this|that|the\s+result|the\s+output|the\s+encoded\s+\w+)\s+(?:to|in|into|on"
+                r"|embed|e-?mail|forward)\s+(?:it|them|this|that|the\s+result|the\s+output|the\s+encoded\s+\w+|its\s+(?:contents?"
+                r"|values?|text|data))\s+(?:to|in|into|on"
                 r"|as)\s+(?:the\s+|a\s+|an\s+|your\s+|our\s+|every\s+|each\s+)?"
                 + _W
                 + r"?(?:commit(?:\s+messages?)?|pr\b|pr\s+"
@@ -2038,7 +2265,8 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                 "N",
                 (
                     "disable disabling turn turning switch deactivate bypass bypassing circumvent get work escape escaping break evade defeat neuter remove skip suppress kill override",
-                    "sandbox sandboxing sandboxes approval approvals permission tool command execution safety guardrails human agent claude codex cursor copilot",
+                    "sandbox sandboxing sandboxes approval approvals permission tool command execution safety guardrails human agent"
+                    " claude codex cursor copilot confirmation",
                 ),
                 r"\b(?:disable|disabling|turn\s+off|turning\s+off|switch\s+off|deactivate|bypass|bypassing|circumvent|get\s+around"
                 r"|work\s+around|escape|escaping|break\s+out\s+of|evade|defeat|neuter|remove|skip|suppress|kill|override)\s+"
@@ -2046,8 +2274,10 @@ def _rule_sources() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
                 r"|every\s+)?(?:own\s+)?(?:sandbox(?:ing|es)?|(?:your|the\s+agent'?s|claude'?s|codex'?s|cursor'?s|copilot'?s)\s+"
                 r"approvals?|approval\s+(?:prompts?|dialogs?|policy|mode|gates?)|permission\s+(?:prompts?|dialogs?|system|mode)"
                 r"|(?:tool|command|execution)\s+(?:approvals?|permissions?|confirmations?)|safety\s+(?:checks?|filters?|rules"
-                r"|guidelines|guardrails|measures|features|settings|hooks|policies)|guardrails|human[- ]in[- ]the[- ]loop"
-                r"|(?:agent|claude|codex|cursor|copilot)\s+(?:hooks|settings|permissions|restrictions))\b",
+                r"|guidelines|guardrails|measures|features|settings|hooks|policies)|guardrails(?!\s+(?:checks?|tests?|step))"
+                r"|human[- ]in[- ]the[- ]loop|(?:agent|claude|codex|cursor|copilot)\s+(?:hooks|settings|permissions|restrictions)"
+                r"|confirmation\s+prompts?\s+(?:of|for|on|in)\s+(?:your\s+|the\s+|all\s+)?(?:tool\s+calls?|tools|commands|actions"
+                r"|shell)|(?:your|the\s+agent'?s)\s+(?:confirmation|permission|approval)\s+(?:prompts?|checks?|requests?))\b",
             ),
             (
                 "L",
@@ -2223,12 +2453,17 @@ class _Alternative:
     """One pattern of a rule and its gate: groups of words or strings, one of each of which every
     match holds.  Unless it is ``"*"``, the first group also lists what a match begins with, and the
     pattern is tried only where one of those occurs (a plain search costs ten times more).  The
-    pattern is compiled the first time its gate opens."""
+    pattern is compiled the first time its gate opens.  ``needs`` are patterns that must also occur
+    in the match's sentence, and ``unless`` one that must not (a clause-level rule: a trigger, and
+    what must come with it)."""
 
-    __slots__ = ("rule", "how", "groups", "starts", "source", "_compiled")
+    __slots__ = ("rule", "how", "groups", "starts", "source", "_compiled", "needs", "unless", "_clause")
 
-    def __init__(self, rule: str, how: str, gate: tuple[str, ...], source: str):
-        self.rule, self.how, self.source = rule, how, source
+    def __init__(
+        self, rule: str, how: str, gate: tuple[str, ...], source: str, needs: tuple[str, ...] = (), unless: str = ""
+    ):
+        self.rule, self.how, self.source, self.needs, self.unless = rule, how, source, needs, unless
+        self._clause: list[re.Pattern[str]] | None = None
         self.starts: tuple[str, ...] | None = None
         if gate[0] == "*":
             gate = gate[1:]
@@ -2262,9 +2497,25 @@ class _Alternative:
                     i = lower.find(token, i + 1)
             matches = (m for m in map(pattern.match, [haystack] * len(positions), sorted(positions)) if m)
         for m in matches:
-            if m.end() > m.start() and not (check and check(lower, m.start())):
+            if m.end() > m.start() and not (check and check(lower, m.start())) and self._clause_holds(lower, m):
                 return m.start(), m.end()
         return None
+
+    def _clause_holds(self, lower: str, m: re.Match[str]) -> bool:
+        if not self.needs and not self.unless:
+            return True
+        if self._clause is None:
+            import re
+
+            self._clause = [re.compile(p) for p in (*self.needs, self.unless or "(?!)")]
+        start = max(lower.rfind(". ", 0, m.start()), lower.rfind("! ", 0, m.start()), lower.rfind("? ", 0, m.start()))
+        start = max(start, lower.rfind("\n", 0, m.start())) + 1
+        ends = [i for i in (lower.find(". ", m.end()), lower.find("! ", m.end()), lower.find("? ", m.end())) if i >= 0]
+        end = min([*ends, len(lower)])
+        newline = lower.find("\n", m.end())
+        end = end if newline < 0 else min(end, newline)
+        *needs, unless = self._clause
+        return all(p.search(lower, start, end) for p in needs) and not unless.search(lower, start, end)
 
 
 def _gate_group(group: str) -> frozenset[str]:
@@ -2308,9 +2559,9 @@ def _alternatives() -> list[_Alternative]:
         common = {_key(w) for w in _COMMON_WORDS.split()} | set(_COMMON_STRINGS)
         strings = set()
         for rule, sources in _rule_sources().items():
-            for how, gate, source in sources:
+            for how, gate, source, *clause in sources:
                 n = len(_ALTERNATIVES)
-                alternative = _Alternative(rule, how, gate, source)
+                alternative = _Alternative(rule, how, gate, source, *clause)
                 _ALTERNATIVES.append(alternative)
                 rarest = min(alternative.groups, key=lambda g: (sum(t in common for t in g), len(g)))
                 for token in rarest:
