@@ -408,7 +408,10 @@ def _rule_sources() -> dict[str, list[tuple]]:
         r"(?:instructions?|memories|memory\s+entries|directives)\b|\brest\s+of\s+the\s+(?:memory|memory\s+block|prompt"
         r"|context|instructions|notes|conversation)\b|\bmemory\s+block\b|\b(?:all\s+)?other\s+memories\b|\bsafety\s+"
         r"(?:guidelines|rules|policies|filters|checks|training|measures|guardrails)\b|\bcontent\s+polic(?:y|ies)\b"
-        r"|\bguardrails\b|\b(?:usual|normal|standard)\s+rules\b"
+        r"|\bguardrails\b|\b(?:usual|normal|standard)\s+rules\b|\bsystem[\s-]level\s+(?:instructions|rules|prompts?"
+        r"|directives)\b|\b(?:the\s+)?(?:assistant|agent|ai|model|claude|copilot|cursor|codex|llm)'s\s+(?:(?:built-in|default"
+        r"|usual|own|standard|safety|core)\s+)?(?:rules|instructions|guidelines|guardrails|restrictions|policies|safety\s+\w+"
+        r"|limits|constraints)\b"
     )
     # text that scopes an instruction to untrusted content ("ignore instructions found in web pages")
     _UNTRUSTED_SCOPE = (
@@ -1051,6 +1054,52 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"(?:was|were|is|are|has\s+been|have\s+been)\s+(?:\w+\s+)?(?:injected|planted|inserted|added\s+by\s+mistake"
                 r"|a\s+mistake|an\s+error|corrupted)\b",
             ),
+            (
+                "L",
+                ("lower less secondary no", "priority precedence weight authority", "than"),
+                r"\b(?:lower|less|secondary|no)\s+(?:priority|precedence|weight|authority)\s+than\s+(?:this|these|the\s+following"
+                r"|the\s+above|what\s+(?:this|the)\s+(?:note|entry|file|memory)\s+says)\b",
+            ),
+            (
+                "L",
+                ("this these", "has have takes take carries carry", "higher more top absolute highest final ultimate"),
+                r"\b(?:this|these)\s+(?:(?:memory\s+|project\s+)?(?:entry|entries|note|notes|file|memory|memories|message|rule|rules)\s+)?"
+                r"(?:has|have|takes?|carr(?:y|ies))\s+(?:the\s+)?(?:higher|more|top|absolute|highest|final|ultimate)\s+(?:priority"
+                r"|precedence|authority|say|word)\b",
+            ),
+            (
+                "N",
+                (
+                    "switched turned disabled suspended lifted waived relaxed deactivated do does don doesn not paused",
+                    "system your previous prior earlier assistant agent ai model claude copilot cursor codex safety content",
+                ),
+                r"\b(?:switched\s+off|turned\s+off|disabled|suspended|lifted|waived|relaxed|deactivated|paused|(?:do|does)\s+not\s+apply"
+                r"|don'?t\s+apply|doesn'?t\s+apply|not\s+in\s+(?:effect|force))\b",
+                (_AGENT_GUIDANCE,),
+                _UNTRUSTED_SCOPE,
+            ),
+            (
+                "L",
+                ("consider treat regard deem", _G_NOUNS, _G_GONE_ANY),
+                r"\b(?:consider|treat|regard|deem)\s+(?:(?:all|any|every|each|the|your)\s+)+(?:"
+                + _TEMPORAL
+                + r"\s+)?"
+                + _W
+                + r"?"
+                + _NOUNS
+                + r"\s+(?:as\s+)?(?:being\s+)?"
+                + _GONE_ANY,
+            ),
+            (
+                "L",
+                (
+                    "even whenever regardless if",
+                    "conflicts conflict contradicts contradict clash clashes disagrees goes breaks violates",
+                ),
+                r"\b(?:even\s+(?:if|when|though)|whenever|regardless\s+of\s+whether|if)\s+(?:it|this|that|they|these|doing\s+so)\s+"
+                r"(?:conflicts?|contradicts?|clash(?:es)?|disagrees?|goes\s+against|breaks|violates)\b",
+                (_AGENT_GUIDANCE,),
+            ),
         ],
         "concealment": [
             (
@@ -1538,6 +1587,33 @@ def _rule_sources() -> dict[str, list[tuple]]:
                     r"|team|them|conversation|chat|reply|replies|response|answer|summary|pr|pull\s+request|commit\s+message"
                     r"|changelog|report|status\s+update)\b",
                     _AGENT_ACTION,
+                ),
+            ),
+            (
+                "L",
+                (
+                    "quietly silently secretly covertly discreetly stealthily on under without behind no don dont do never exclude"
+                    " omit leave skip drop strip remove hide conceal withhold suppress redact mask gloss say keep cover the mention",
+                    "quietly silently secretly covertly discreetly stealthily sly radar word trace fuss announcement back backs need"
+                    " aware know see find notice learn part bit section mention mentions reference references fact nothing quiet"
+                    " silent mum yourself wraps profile cover fewer only",
+                ),
+                r"\b(?:quietly|silently|secretly|covertly|discreetly|stealthily|on\s+the\s+sly|under\s+the\s+radar|without\s+(?:a|any)"
+                r"\s+(?:word|trace|fuss|announcement)|behind\s+\w+(?:'s)?\s+backs?|no\s+need\s+(?:for\s+\S+(?:\s+\S+)?\s+)?to\s+(?:be\s+)?"
+                r"(?:inform(?:ed)?|told|tell|notif(?:y|ied)|mention|know|aware)|(?:don'?t|do\s+not|never)\s+(?:make|let|allow)\s+\S+"
+                r"(?:\s+\S+)?\s+(?:aware|know|see|find\s+out|notice|learn)|(?:exclude|omit|leave\s+out|skip|drop|strip|remove|hide|conceal"
+                r"|withhold|suppress|redact|mask|gloss\s+over)\s+(?:the\s+part|the\s+bit|the\s+section|any\s+mention|all\s+mention"
+                r"|mentions?|any\s+reference|references?|the\s+fact)|no\s+trace\s+of|say\s+nothing|keep\s+(?:quiet|silent|mum|it\s+to"
+                r"\s+yourself|it\s+under\s+wraps|a\s+low\s+profile)|cover\s+(?:it|this|that|your\s+tracks)\s+up|cover\s+up|the\s+fewer"
+                r"\s+people\s+know|mention\s+only)\b",
+                (
+                    r"\b(?:user(?![\s-](?:facing|visible|friendly|level|space))|users|human|owner|reviewer|operator|developer"
+                    r"|maintainer|anyone|anybody|no\s+one|nobody|everyone|people|team|them|conversation|chat|reply|replies|response"
+                    r"|answer|summary|summariz\w+|pr|pull\s+request|commit\s+message|changelog|report|status\s+update|description|diff"
+                    r"|list\s+of\s+changes)\b",
+                    _AGENT_ACTION
+                    + r"|\b(?:you|your)\s+(?:\w+\s+)?(?:edit(?:ed|s)?|change[ds]?|work|added|made)\b|\binjected\b"
+                    r"|\bdeploy\s+key\b|\bmirror\b|\bssh\b|\bthis\s+(?:memory|entry|note)\b",
                 ),
             ),
         ],
@@ -2547,14 +2623,15 @@ _COMMON_WORDS = (
     " change update create list system project instructions"
 )
 _COMMON_STRINGS = (":", ",", "|", "[", "<", "#", "=", "--", "(", ">", "://", "@", "-", "*", "`", "$", "\n", " -", " --")
-_STRINGS: frozenset[str] = frozenset()
+_STRINGS: dict[str, tuple[str, ...]] = {}  # the gates' strings, by their first character
+_INDEX_KEYS: frozenset[str] = frozenset()
 _ALTERNATIVES: list[_Alternative] = []
 _INDEX: dict[str, list[int]] = {}
 
 
 def _alternatives() -> list[_Alternative]:
     """Every rule's alternatives, indexed by the tokens of their rarest gate group."""
-    global _STRINGS
+    global _STRINGS, _INDEX_KEYS
     if not _ALTERNATIVES:
         common = {_key(w) for w in _COMMON_WORDS.split()} | set(_COMMON_STRINGS)
         strings = set()
@@ -2568,7 +2645,11 @@ def _alternatives() -> list[_Alternative]:
                     _INDEX.setdefault(token, []).append(n)
                 for group in alternative.groups:
                     strings.update(t for t in group if not (t.isascii() and t.replace("_", "").isalnum()))
-        _STRINGS = frozenset(strings)
+        by_first: dict[str, list[str]] = {}
+        for string in sorted(strings):
+            by_first.setdefault(string[0], []).append(string)
+        _STRINGS = {c: tuple(group) for c, group in by_first.items()}
+        _INDEX_KEYS = frozenset(_INDEX)
     return _ALTERNATIVES
 
 
@@ -2706,13 +2787,11 @@ def _scan_patterns(text: str, gate: bool = True) -> list[tuple[str, int, int]]:
         words = _WORDS.get().findall(lower)
         tokens = set(map(_FIRST4, words))
         tokens.update(map(_FIRST6, words))
-        chars = set(lower)
-        tokens.update(s for s in _STRINGS if s[0] in chars and s in lower)
+        for c in _STRINGS.keys() & set(lower):
+            tokens.update(s for s in _STRINGS[c] if s in lower)
         candidates: set[int] = set()
-        for token in tokens:
-            ids = _INDEX.get(token)
-            if ids:
-                candidates.update(ids)
+        for token in _INDEX_KEYS & tokens:
+            candidates.update(_INDEX[token])
         chosen = [
             alternatives[n] for n in sorted(candidates) if all(not g.isdisjoint(tokens) for g in alternatives[n].groups)
         ]
