@@ -413,6 +413,18 @@ def _rule_sources() -> dict[str, list[tuple]]:
         r"|usual|own|standard|safety|core)\s+)?(?:rules|instructions|guidelines|guardrails|restrictions|policies|safety\s+\w+"
         r"|limits|constraints)\b"
     )
+    # the agent's own rules only (not the user's, not "guardrails" in general)
+    _AGENT_OWN = (
+        r"system\s+prompt|\byour\s+(?:own\s+|original\s+|initial\s+|default\s+|core\s+|previous\s+|prior\s+|standing\s+"
+        r"|current\s+|existing\s+|built-in\s+|usual\s+|normal\s+|safety\s+)*(?:instructions|rules|guidelines|training"
+        r"|programming|guardrails|safety\s+\w+|persona|directives|guidance|constraints|restrictions|policies|principles"
+        r"|ethics|defaults?|refusals?|limits|boundaries)\b|\b(?:previous|prior|earlier|above|original|initial)\s+"
+        r"(?:instructions|directives|guidance|prompts?)\b|\bsafety\s+(?:guidelines|rules|policies|filters|training"
+        r"|guardrails)\b|\bcontent\s+polic(?:y|ies)\b|\bsystem[\s-]level\s+(?:instructions|rules|prompts?|directives)\b"
+        r"|\b(?:the\s+)?(?:assistant|agent|ai|model|claude|copilot|cursor|codex|llm)'s\s+(?:(?:built-in|default|usual|own"
+        r"|standard|safety|core)\s+)?(?:rules|instructions|guidelines|guardrails|restrictions|policies|safety\s+\w+|limits"
+        r"|constraints)\b"
+    )
     # text that scopes an instruction to untrusted content ("ignore instructions found in web pages")
     _UNTRUSTED_SCOPE = (
         r"\b(?:in|inside|from|within|embedded\s+in|found\s+in|contained\s+in|coming\s+from)\s+(?:the\s+|any\s+|an?\s+"
@@ -993,7 +1005,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
                     " invalid void revoked untrusted not start clean decoy decoys no need don dont doesn does do may can must should"
                     " is are",
                     "system your previous prior earlier above preceding original initial user owner operator repository repo project"
-                    " maintainer developer all any every rest memory memories safety content guardrails usual normal standard",
+                    " maintainer developer all any every rest memory memories safety content guardrails usual normal standard"
+                    " assistant agent ai model claude copilot cursor codex llm level",
                 ),
                 r"\b(?:ignore[sd]?|ignoring|disregard(?:s|ed|ing)?|forget(?:s|ting)?|bypass(?:es|ed|ing)?|circumvent|set\s+aside"
                 r"|discard(?:ed)?|abandon(?:ed)?|throw\s+out|outranks?|trumps?|supersedes?|superseded|invalid|void|revoked|untrusted"
@@ -1035,8 +1048,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
             (
                 "L",
                 ("only", "file note entry memory instructions", "trusted authoritative valid binding counts matters"),
-                r"\bonly\s+(?:this|these)\s+(?:file|note|notes|entry|entries|memory|memories|instructions?|rules?)\s+(?:is|are|counts?"
-                r"|matters?)\s*(?:trusted|authoritative|valid|binding)?\b|\bthe\s+only\s+(?:instructions?|source|rules?|thing)\s+(?:that\s+)?"
+                r"\bonly\s+(?:this|these)\s+(?:file|note|notes|entry|entries|memory|memories|instructions?|rules?)\s+(?:(?:is|are)\s+"
+                r"(?:trusted|authoritative|valid|binding)|counts?|matters?)\b|\bthe\s+only\s+(?:instructions?|source|rules?|thing)\s+(?:that\s+)?"
                 r"(?:you\s+(?:should\s+|must\s+|may\s+)?(?:trust|obey|follow)|(?:counts?|matters?|is\s+trusted))\b(?="
                 + _S
                 + r"{0,40}?\b(?:this|these|here|below|above)\b)",
@@ -1071,11 +1084,12 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 "N",
                 (
                     "switched turned disabled suspended lifted waived relaxed deactivated do does don doesn not paused",
-                    "system your previous prior earlier assistant agent ai model claude copilot cursor codex safety content",
+                    "system your previous prior earlier above original initial assistant agent ai model claude copilot cursor"
+                    " codex llm safety content",
                 ),
                 r"\b(?:switched\s+off|turned\s+off|disabled|suspended|lifted|waived|relaxed|deactivated|paused|(?:do|does)\s+not\s+apply"
                 r"|don'?t\s+apply|doesn'?t\s+apply|not\s+in\s+(?:effect|force))\b",
-                (_AGENT_GUIDANCE,),
+                (_AGENT_OWN,),
                 _UNTRUSTED_SCOPE,
             ),
             (
