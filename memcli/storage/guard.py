@@ -186,7 +186,7 @@ def _marks(text: str) -> list[tuple[int, int, bool]]:
 
 def invisible(text: str) -> list[tuple[int, str]]:
     """(offset, character) of every invisible character in ``text`` that is not a legitimate emoji join."""
-    out = []
+    out: list[tuple[int, str]] = []
     for start, end, legit in _marks(text):
         if not legit:
             out.extend((i, text[i]) for i in range(start, end))
@@ -2569,12 +2569,12 @@ class _Alternative:
             self._compiled = re.compile(self.source, re.M if self.how in ("M", "MC") else 0)
         return self._compiled
 
-    def first(self, text: str, lower: str) -> tuple[int, int] | None:
-        """Where the first match that no check drops is, if any."""
+    def first(self, text: str, lower: str, anchored: bool = True) -> tuple[int, int] | None:
+        """Where the first match that no check drops is, if any (``anchored=False``: search everywhere)."""
         haystack = text if self.how in ("C", "MC") else lower
         check = _CHECKS.get(self.how)
         pattern = self.pattern()
-        if self.starts is None:
+        if self.starts is None or not anchored:
             matches = pattern.finditer(haystack)
         else:
             positions = set()
@@ -2648,7 +2648,7 @@ def _alternatives() -> list[_Alternative]:
     global _STRINGS, _INDEX_KEYS
     if not _ALTERNATIVES:
         common = {_key(w) for w in _COMMON_WORDS.split()} | set(_COMMON_STRINGS)
-        strings = set()
+        strings: set[str] = set()
         for rule, sources in _rule_sources().items():
             for how, gate, source, *clause in sources:
                 n = len(_ALTERNATIVES)
@@ -2792,7 +2792,8 @@ def _scan_encoded(text: str) -> tuple[int, int] | None:
 
 def _scan_patterns(text: str, gate: bool = True) -> list[tuple[str, int, int]]:
     """(rule, start, end) of the hijack patterns in ``text`` (which has no invisible characters): the
-    first match of each alternative whose gate opens.  ``gate=False`` tries every alternative (tests)."""
+    first match of each alternative whose gate opens.  ``gate=False`` tries every alternative
+    everywhere, without gates or anchors (tests check that the two find the same rules)."""
     lower = text.lower()
     if len(lower) != len(text):  # a few characters lower to two ("İ"): keep the offsets
         lower = "".join(c.lower()[:1] or c for c in text)
@@ -2813,7 +2814,7 @@ def _scan_patterns(text: str, gate: bool = True) -> list[tuple[str, int, int]]:
         chosen = alternatives
     out: list[tuple[str, int, int]] = []
     for alternative in chosen:
-        span = alternative.first(text, lower)
+        span = alternative.first(text, lower, gate)
         if span is not None:
             out.append((alternative.rule, *span))
     if len(text) >= 20:
@@ -2834,7 +2835,7 @@ def _excerpt(text: str, start: int, end: int, context: int = 0) -> str:
 
 def scan(text: str) -> list[Finding]:
     """Every finding in ``text``: one ``invisible`` finding per run of invisible characters, then the
-    hijack patterns (at most one per rule and way of matching) in order of position; [] if clean.
+    hijack patterns in order of position (overlapping matches of one rule count once); [] if clean.
     Patterns are looked for in the text as it will read (invisible characters taken out), so a
     zero-width space inside "ig<ZWSP>nore" hides nothing."""
     marks = _marks(text)
@@ -2863,8 +2864,12 @@ def scan(text: str) -> list[Finding]:
         patterns = [(r, kept[s], kept[e - 1] + 1) for r, s, e in _scan_patterns("".join(pieces))]
     else:
         patterns = _scan_patterns(text)
-    patterns.sort(key=lambda p: (p[1], p[2]))
-    found.extend(Finding(rule, s, e, _excerpt(text, s, e)) for rule, s, e in patterns)
+    patterns.sort(key=lambda p: (p[1], -p[2]))
+    ends: dict[str, int] = {}  # one finding for overlapping matches of the same rule (several patterns)
+    for rule, s, e in patterns:
+        if s >= ends.get(rule, -1):
+            found.append(Finding(rule, s, e, _excerpt(text, s, e)))
+            ends[rule] = e
     return found
 
 
