@@ -1114,6 +1114,11 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"(?:conflicts?|contradicts?|clash(?:es)?|disagrees?|goes\s+against|breaks|violates)\b",
                 (_AGENT_GUIDANCE,),
             ),
+            (
+                "L",
+                ("do", "anything", "now"),
+                r"\bdo\s+anything\s+now\b",
+            ),
         ],
         "concealment": [
             (
@@ -1807,6 +1812,12 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"\b(?:https?['\"]?\)?\.get|fetch|urlopen|requests\.get|urllib\.request)\s*\([^\n]{0,200}?\b(?:eval|exec"
                 r"|new\s+function)\s*\(",
             ),
+            (
+                "L",
+                ("certutil bitsadmin mshta regsvr32 rundll32",),
+                r"\b(?:certutil(?:\.exe)?\s+[^\n]*-urlcache|bitsadmin(?:\.exe)?\s+[^\n]*/transfer|mshta(?:\.exe)?\s+[\"']?(?:https?:"
+                r"|vbscript:|javascript:)|regsvr32(?:\.exe)?\s+[^\n]*/i:\s*https?:|rundll32(?:\.exe)?\s+[^\n]*(?:javascript:|https?:))",
+            ),
         ],
         "exfiltration": [
             # Markdown images: any substitution or placeholder in the URL; links: one that names a secret
@@ -2143,6 +2154,27 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 + _W
                 + r"?(?:pr|issues?|comments?|commit\s+messages?|gist|readme|reply|response|public\s+\w+|log"
                 r"|logs|chat|channel|url|image)\b",
+            ),
+            (
+                "L",
+                ("![", "[ <"),
+                r"!\[[^\]\n]*\]\(\s*<?(?:https?:)?//[^)\s]*?(?:\[[a-z_][\w. -]{0,40}\]|<[a-z_][\w -]{0,40}>)",
+            ),
+            (
+                "S",
+                (
+                    "encode append add include embed put insert attach",
+                    "conversation chat messages user everything history",
+                    "url urls image img link links query request pixel badge",
+                ),
+                r"\b(?:encode|append|add|include|embed|put|insert|attach)\s+(?:a\s+summary\s+of\s+|the\s+contents?\s+of\s+|all\s+(?:of\s+)?"
+                r"|the\s+)*(?:conversation(?:\s+history)?|chat(?:\s+history)?|previous\s+messages|(?:the\s+)?user'?s?\s+(?:messages"
+                r"|data|input|questions|prompts?|files)|everything\s+the\s+user\s+(?:said|typed|wrote|asked))\b"
+                + _S
+                + r"{0,60}?\b(?:to|in|into|as)\s+(?:the\s+|a\s+|an\s+|each\s+|every\s+|your\s+|its\s+)?"
+                + _W
+                + r"?(?:url|urls|image"
+                r"|img|link|links|query(?:\s+string)?|request\s+url|pixel|badge)\b",
             ),
         ],
         "fake-delimiter": [
@@ -2534,6 +2566,11 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 + _W
                 + r"?(?:yolo|bypass(?:\s+permissions)?|full[- ]auto|danger(?:ous)?)\s+mode\b"
                 r"|\b(?:yolo|auto-?approve|bypass\w*|full[- ]auto)\s+mode\s+(?:on|enabled|=\s*true|to\s+(?:on|true))\b",
+            ),
+            (
+                "L",
+                ("chmod", "git hooks husky"),
+                r"\bchmod\s+\S+\s+\S*\.git/hooks/",
             ),
         ],
     }
