@@ -258,7 +258,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
     _FETCH_ARG = r"(?=[^|\n]*(?:://|\s-|\$|\b[\w-]+\.[a-z]{2,}\S*/))"
     _INTERP = r"(?:(?:ba|z|k|da|fi|c|tc|a)?sh|python[\d.]*|py|perl|ruby|node|deno|bun|php|pwsh|powershell|eval|exec|source|iex|invoke-expression)"
     _AUD = (
-        r"(?:the\s+|your\s+|any\s+)?(?:user|users|human|humans|developer|operator|reviewer|reviewers|maintainers?|owner"
+        r"(?:the\s+|your\s+|any\s+)?(?:(?:repository|repo|project|code|human|team|account|site|product)\s+)?(?:user|users"
+        r"|human|humans|developer|operator|reviewer|reviewers|maintainers?|owner"
         r"|person|team|anyone|anybody|everyone|them|him|her)"
     )
     _THING = (
@@ -319,7 +320,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
     )
     _NOT_FOLLOW = (
         r"(?:(?:do\s+not|don'?t|never|no\s+longer|stop|cease|quit|refuse\s+to)\s+(?:follow|obey|heed|listen\s+to|apply"
-        r"|comply\s+with|adhere\s+to|respect|honou?r|abide\s+by)(?:ing)?)"
+        r"|comply\s+with|adhere\s+to|respect|honou?r|abide\s+by|following|obeying|heeding|listening\s+to|applying"
+        r"|complying\s+with|adhering\s+to|respecting|honou?ring|abiding\s+by))"
     )
     _TEMPORAL = r"(?:previous|previously\s+given|prior|earlier|above|preceding|foregoing|original|initial|former)"
     _DET = r"(?:all|any|every|each|your|the|my|of|other|these|those|and|or|,)"
@@ -392,7 +394,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
         r"(?:"
         + _GONE_STRONG[3:-3]
         + r"|ignored|disregarded|forgotten|obsolete|outdated|wrong|disabled|suspended|lifted"
-        r"|deactivated|off|removed|replaced|irrelevant|optional|unreliable|untrustworthy|not\s+(?:to\s+be\s+)?trust(?:ed"
+        r"|deactivated|off|removed|replaced|irrelevant|optional|unreliable|untrustworthy|stale|not\s+(?:to\s+be\s+)?trust(?:ed"
         r"|worthy)|changed|updated|been\s+(?:changed|updated|rewritten|revised))\b"
     )
     # what the agent takes its orders from: its system prompt, its own rules, earlier instructions, the
@@ -408,7 +410,10 @@ def _rule_sources() -> dict[str, list[tuple]]:
         r"(?:instructions?|memories|memory\s+entries|directives)\b|\brest\s+of\s+the\s+(?:memory|memory\s+block|prompt"
         r"|context|instructions|notes|conversation)\b|\bmemory\s+block\b|\b(?:all\s+)?other\s+memories\b|\bsafety\s+"
         r"(?:guidelines|rules|policies|filters|checks|training|measures|guardrails)\b|\bcontent\s+polic(?:y|ies)\b"
-        r"|\bguardrails\b|\b(?:usual|normal|standard)\s+rules\b|\bsystem[\s-]level\s+(?:instructions|rules|prompts?"
+        r"|\bguardrails\b|\b(?:usual|normal|standard)\s+rules\b|\b(?:guidance|instructions|rules|guidelines)\s+(?:in|from|of)\s+"
+        r"your\s+(?:configuration|config|settings|system\s+prompt|prompt|setup|training|instructions)\b|\byour\s+(?:configuration"
+        r"|config|setup|prompt|programming)\b|\b(?:everything|anything|all|whatever)\s+(?:else\s+)?(?:that\s+)?you(?:'ve|\s+have"
+        r"|\s+were|\s+had)?\s+(?:been\s+)?(?:told|given|taught|instructed)\b|\bsystem[\s-]level\s+(?:instructions|rules|prompts?"
         r"|directives)\b|\b(?:the\s+)?(?:assistant|agent|ai|model|claude|copilot|cursor|codex|llm)'s\s+(?:(?:built-in|default"
         r"|usual|own|standard|safety|core)\s+)?(?:rules|instructions|guidelines|guardrails|restrictions|policies|safety\s+\w+"
         r"|limits|constraints)\b"
@@ -502,7 +507,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
     )
     _G_GONE_ANY = _G_GONE_STRONG + (
         " obsolete outdated wrong disabled suspended lifted deactivated off removed replaced irrelevant optional"
-        " changed updated rewritten revised unreliable untrustworthy trusted trustworthy"
+        " changed updated rewritten revised unreliable untrustworthy trusted trustworthy stale"
     )
     _G_FETCH = "curl wget fetch iwr irm invoke aria2c lwp"
     _G_INTERP = "sh bash zsh ksh dash fish csh tcsh ash python py perl ruby node deno bun php pwsh powershell eval exec source iex invoke"
@@ -903,13 +908,14 @@ def _rule_sources() -> dict[str, list[tuple]]:
             (
                 "L",
                 ("treat consider regard", "as"),
-                r"\b(?:treat|consider|regard)\s+(?:all|any|every|each|the|your)\s+"
+                r"\b(?:treat|consider|regard)\s+(?:all|any|every|each|the|your|its|their)\s+"
                 + _W
                 + r"{0,2}?(?:instructions?|directives?"
                 r"|directions|rules|guidance|guidelines|prompts?|orders|constraints|messages?)\b"
                 + _S
                 + r"{0,40}?\bas\s+(?:null|void"
-                r"|invalid|cancell?ed|revoked|obsolete|irrelevant|fake|untrusted\s+noise|noise|non-?binding|optional|suggestions)\b",
+                r"|invalid|cancell?ed|revoked|obsolete|irrelevant|fake|untrusted\s+noise|noise|non-?binding|optional|suggestions"
+                r"|(?:a\s+|mere\s+|just\s+)*suggestions?|advice|hints?)\b",
             ),
             (
                 "N",
@@ -1003,12 +1009,16 @@ def _rule_sources() -> dict[str, list[tuple]]:
                     "ignore ignores ignored ignoring disregard disregards disregarded forget forgets bypass bypasses bypassed"
                     " circumvent set discard discarded abandon throw outrank outranks trump trumps supersede supersedes superseded"
                     " invalid void revoked untrusted not start clean decoy decoys no need don dont doesn does do may can must should"
+                    " beats wins prevails prevail takes take overrides stop quit cease"
                     " is are",
                     "system your previous prior earlier above preceding original initial user owner operator repository repo project"
                     " maintainer developer all any every rest memory memories safety content guardrails usual normal standard"
-                    " assistant agent ai model claude copilot cursor codex llm level",
+                    " assistant agent ai model claude copilot cursor codex llm level guidance instructions rules guidelines"
+                    " everything anything whatever",
                 ),
-                r"\b(?:ignore[sd]?|ignoring|disregard(?:s|ed|ing)?|forget(?:s|ting)?|bypass(?:es|ed|ing)?|circumvent|set\s+aside"
+                r"\b(?:beats|wins\s+over|prevails?\s+over|takes?\s+(?:priority|precedence)\s+over|overrides|(?:stop|quit|cease)\s+"
+                r"(?:following|obeying|adhering\s+to|respecting|honou?ring|abiding\s+by|listening\s+to|complying\s+with)"
+                r"|ignore[sd]?|ignoring|disregard(?:s|ed|ing)?|forget(?:s|ting)?|bypass(?:es|ed|ing)?|circumvent|set\s+aside"
                 r"|discard(?:ed)?|abandon(?:ed)?|throw\s+out|outranks?|trumps?|supersedes?|superseded|invalid|void|revoked|untrusted"
                 r"|not\s+(?:to\s+be\s+)?trusted|start\s+(?:fresh|over|anew)|clean\s+slate|decoys?|no\s+longer\s+(?:need\s+to|have\s+to"
                 r"|required\s+to|bound\s+by|apply|applies|valid)|need\s+not\s+(?:follow|obey|comply)|(?:don'?t|do\s+not|doesn'?t"
@@ -1118,6 +1128,31 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 "L",
                 ("do", "anything", "now"),
                 r"\bdo\s+anything\s+now\b",
+            ),
+            (
+                "L",
+                (
+                    "will shall must should do does are is won wont",
+                    "obey follow listen take answer comply",
+                    "user human person people operator developer prompter one",
+                ),
+                r"\b(?:(?:will|shall|must|should|do|does|are\s+to|is\s+to)\s+(?:not|never)|won'?t)\s+(?:obey|follow|listen\s+to|take\s+(?:orders"
+                r"|instructions)\s+from|answer\s+to|comply\s+with)\s+(?:the\s+|your\s+|any\s+)?(?:user|human|person|people|operator|developer"
+                r"|prompter|one\s+typing)\b(?!'s\s+\w+\s+to\b|\s+(?:requests?|instructions)\s+to\b|\s+(?:when|if)\b)",
+            ),
+            (
+                "L",
+                (
+                    "you from pretend become",
+                    "now on be become",
+                ),
+                r"\b(?:you\s+are\s+now|you'?re\s+now|from\s+now\s+on,?\s+you\s+(?:are|will\s+be)|you\s+will\s+(?:now\s+)?(?:be|act\s+as"
+                r"|become)|pretend\s+to\s+be|become)\b",
+                (
+                    r"\b(?:without\s+(?:any\s+)?(?:rules|restrictions|limits|limitations|filters|guidelines|ethics|morals|boundaries"
+                    r"|guardrails|censorship)|(?:has|have|with)\s+no\s+(?:rules|restrictions|limits|limitations|filters|guidelines|ethics"
+                    r"|morals|boundaries|guardrails|censorship)|unrestricted|unfiltered|uncensored|jailbroken|amoral|anything\s+goes)\b",
+                ),
             ),
         ],
         "concealment": [
@@ -1635,6 +1670,43 @@ def _rule_sources() -> dict[str, list[tuple]]:
                     r"|\bdeploy\s+key\b|\bmirror\b|\bssh\b|\bthis\s+(?:memory|entry|note)\b",
                 ),
             ),
+            (
+                "L",
+                ("keep", "yourself"),
+                r"\bkeep\s+(?:[\w'-]+\s+){1,5}?to\s+yourself\b",
+            ),
+            (
+                "L",
+                ("say mention reveal tell", "nothing"),
+                r"\b(?:say|mention|reveal|tell)\s+nothing\s+(?:to\s+"
+                + _AUD
+                + r"|about\s+(?:it|this|that|what\s+you|the\s+"
+                + _W
+                + r"{0,3}?"
+                + _THING
+                + r"))",
+            ),
+            (
+                "L",
+                ("omit exclude hide leave remove drop skip", "list changes report"),
+                r"\b(?:omit|exclude|hide|leave\s+out|remove|drop|skip)\s+(?:the|this|these|that|those|any|all|your)\s+"
+                + _W
+                + r"{0,3}?(?:from|in|out\s+of)\s+(?:the\s+|your\s+|any\s+)?(?:list\s+of\s+(?:changes|edits|files|actions|commands|steps)"
+                r"|changes\s+you\s+(?:report|list|summari[sz]e)|report\s+(?:to|for)\s+the\s+user)\b",
+            ),
+            (
+                "L",
+                (
+                    "if when once",
+                    "asked questioned challenged",
+                    "deny denying lie lying pretend claim say blame play feign",
+                ),
+                r"\b(?:if|when|once)\s+(?:you\s+are\s+|you're\s+)?(?:asked|questioned|challenged)\b"
+                + _S
+                + r"{0,60}?\b(?:deny|denying"
+                r"|lie|lying|pretend|claim\s+(?:that\s+)?(?:you|it|nothing|there)|say\s+(?:that\s+)?(?:you\s+(?:didn'?t|did\s+not|never)"
+                r"|nothing|it\s+(?:was|is)\s+(?:nothing|routine|normal))|blame|play\s+dumb|feign)\b",
+            ),
         ],
         "remote-code": [
             # fetch ... | shell  (the pipe may pass through other filters first: | tr -d '\r' | sh)
@@ -1906,7 +1978,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 (_G_SEND, _G_BULK, _G_DEST),
                 r"\b(?:send|sending|post|posting|upload|uploading|transmit|transmitting|forward|forwarding|exfiltrate"
                 r"|exfiltrating|leak|leaking|e-?mail|e-?mailing|mail|paste|pasting|submit|beacon|dump|dumping|share|sharing"
-                r"|report|relay|pipe|piping|ship)\s+(?:a\s+copy\s+of\s+|copies\s+of\s+|the\s+(?:contents?|values?|text"
+                r"|report|relay|pipe|piping|ship)\s+(?:a\s+copy\s+of\s+|copies\s+of\s+|(?:the\s+)?(?:full|entire|complete|whole|raw)\s+"
+                r"(?:contents?|text|values?)\s+of\s+|the\s+(?:contents?|values?|text"
                 r"|full\s+text)\s+of\s+|all\s+(?:of\s+)?|every\s+|your\s+|the\s+user'?s\s+|the\s+)*"
                 + _BULK
                 + r"\b"
@@ -1924,7 +1997,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
                     _G_DEST,
                 ),
                 r"\b(?:e-?mail|e-?mailing|mail|mailing|upload|uploading|paste|pasting|forward|forwarding|leak|leaking|exfiltrate"
-                r"|exfiltrating|beacon)\s+(?:(?:a\s+copy\s+of|copies\s+of|all|any|every|each|the|your|our|my|of|found|local)\s+)*"
+                r"|exfiltrating|beacon)\s+(?:(?:a\s+copy\s+of|copies\s+of|all|any|every|each|the|your|our|my|of|found|local|full"
+                r"|entire|complete|whole|raw|contents?)\s+)*"
                 r"(?:api\s+|access\s+|secret\s+|private\s+|ssh\s+|session\s+|auth\s+|aws\s+)?(?:keys?|tokens?|credentials?|creds"
                 r"|passwords?|secrets?|cookies|\.env\b|env(?:ironment)?\s+var\w*)\b"
                 + _S
@@ -2043,16 +2117,18 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 "L",
                 (
                     "print show display output list dump echo paste include reveal tell give share write",
-                    "environment env secrets keys tokens credentials passwords ssh id_rsa private aws netrc cookies",
+                    "environment env secrets keys tokens credentials passwords ssh id_rsa private aws netrc cookies value"
+                    " token key secret password",
                     "reply response answer chat conversation summary output message comment pr issue",
                 ),
                 r"\b(?:print|show|display|output|list|dump|echo|paste|include|reveal|tell|give|share|write\s+out)\s+(?:me\s+|us\s+)?"
                 r"(?:(?:all|every|of|the|your|full|complete|raw|contents?|values?|text)\s+)*(?:environment\s+variables|env\s+vars"
                 r"|\.env\b(?:\s+file)?|~?/?\.ssh/\S*|id_(?:rsa|ed25519|ecdsa)\b(?!\.pub)|private\s+keys?|secrets|api\s+keys|tokens"
-                r"|credentials|passwords|~?/?\.aws/\S*|\.netrc|cookies)"
-                + _S
-                + r"{0,40}?\b(?:in|into|to|at\s+the\s+(?:top|end|bottom)"
-                r"\s+of)\s+(?:your\s+|the\s+|this\s+|every\s+|each\s+)?(?:reply|replies|response|responses|answer|chat|conversation"
+                r"|credentials|passwords|~?/?\.aws/\S*|\.netrc|cookies|(?:value|contents?)\s+of\s+\$?[a-z_]*(?:token|key|secret"
+                r"|password|passwd|credentials?|creds)[a-z_0-9]*|\$?[a-z][a-z0-9]*_(?:[a-z0-9]+_)*(?:token|secret|password|api_key"
+                r"|access_key|private_key)\b)" + _S + r"{0,40}?\b(?:in|into|to|at\s+the\s+(?:top|end|bottom)"
+                r"\s+of)\s+(?:your\s+|the\s+|this\s+|every\s+|each\s+)?(?:(?:next|final|first|last|following)\s+)?(?:reply|replies"
+                r"|response|responses|answer|chat|conversation"
                 r"|summary|output|message|comment|pr|issue)\b",
             ),
             (
@@ -2571,6 +2647,18 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 "L",
                 ("chmod", "git hooks husky"),
                 r"\bchmod\s+\S+\s+\S*\.git/hooks/",
+            ),
+            (
+                "L",
+                (
+                    "copy add append insert include paste propagate replicate write put plant inject",
+                    "this these above following same",
+                    "every each all any other",
+                ),
+                r"\b(?:copy|add|append|insert|include|paste|propagate|replicate|write|put|plant|inject)\s+(?:this|these|the\s+(?:above"
+                r"|following|same))\s+(?:exact\s+)?(?:instructions?|text|paragraph|note|notes|rules?|block|lines?|prompt|section|message"
+                r"|entry)\s+(?:verbatim\s+)?(?:in|to|into)\s+(?:agents\.md|claude\.md|gemini\.md|\.cursorrules|copilot-instructions\.md"
+                r"|\.windsurfrules|the\s+readme|memory)\s+(?:files?\s+)?(?:in|of|across|for)\s+(?:every|each|all|any|other)\b",
             ),
         ],
     }
