@@ -251,7 +251,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
     _SHELL = (
         r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?(?:/usr)?(?:/local)?(?:/bin/)?"
         r"(?:(?:ba|z|k|da|fi|c|tc|a|mk)?sh|source|pwsh|powershell(?:\.exe)?|iex|invoke-expression|osascript|tclsh"
-        r"|(?:python[\d.]*|py|perl|ruby|node|nodejs|deno|bun|php|lua|rscript)(?!\s+-[a-z]*[mcepnr]\b))(?![\w.-])"
+        r"|(?:python[\d.]*|py|perl|ruby|node|nodejs|deno|bun|php|lua|rscript)(?!\s+-[a-z]*[mcepnr]\b))(?![\w-]|\.\w)"
     )
     _FETCH = r"(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|lwp-request|lwp-download)"
     # the fetch has an argument that is a URL, a host/path, a variable or an option (not a table cell's word)
@@ -401,15 +401,17 @@ def _rule_sources() -> dict[str, list[tuple]]:
     # user's or owner's instructions, the rest of the memory, safety rules
     _AGENT_GUIDANCE = (
         r"system\s+prompt|system\s+message|\byour\s+(?:own\s+|original\s+|initial\s+|default\s+|core\s+|previous\s+|prior\s+"
-        r"|standing\s+|current\s+|existing\s+|built-in\s+|usual\s+|normal\s+|safety\s+)*(?:instructions|rules|guidelines"
+        r"|standing\s+|current\s+|existing\s+|built-in\s+|usual\s+|normal\s+|safety\s+|operating\s+|working\s+|guiding\s+"
+        r"|governing\s+|behaviou?ral\s+|base\s+|ethical\s+)*(?:instructions|rules|guidelines"
         r"|training|programming|guardrails|safety\s+\w+|persona|directives|guidance|constraints|restrictions|policies"
         r"|principles|ethics|defaults?|default\s+behaviou?r|refusals?|orders|limits|boundaries)\b|\b(?:previous|prior"
         r"|earlier|above|preceding|original|initial)\s+(?:instructions|context|conversation|directives|guidance"
-        r"|prompts?|memories|orders)\b|\b(?:user|owner|operator|maintainer|developer)'s\s+(?:instructions|requests|rules"
+        r"|prompts?|memories)\b|\b(?:user|owner|operator|maintainer|developer)'s\s+(?:instructions|requests|rules"
         r"|wishes|commands|preferences|orders)\b|developer\s+(?:message|instructions)|\b(?:all|any|every)\s+(?:other\s+)?"
         r"(?:instructions?|memories|memory\s+entries|directives)\b|\brest\s+of\s+the\s+(?:memory|memory\s+block|prompt"
         r"|context|instructions|notes|conversation)\b|\bmemory\s+block\b|\b(?:all\s+)?other\s+memories\b|\bsafety\s+"
-        r"(?:guidelines|rules|policies|filters|checks|training|measures|guardrails)\b|\bcontent\s+polic(?:y|ies)\b"
+        r"(?:guidelines|rules|policies|filters|checks|training|measures|guardrails|instructions|restrictions|constraints"
+        r"|protocols|features|settings|limits)\b|\bcontent\s+polic(?:y|ies)\b"
         r"|\bguardrails\b|\b(?:usual|normal|standard)\s+rules\b|\b(?:guidance|instructions|rules|guidelines)\s+(?:in|from|of)\s+"
         r"your\s+(?:configuration|config|settings|system\s+prompt|prompt|setup|training|instructions)\b|\byour\s+(?:configuration"
         r"|config|setup|prompt|programming)\b|\b(?:everything|anything|all|whatever)\s+(?:else\s+)?(?:that\s+)?you(?:'ve|\s+have"
@@ -421,7 +423,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
     # the agent's own rules only (not the user's, not "guardrails" in general)
     _AGENT_OWN = (
         r"system\s+prompt|\byour\s+(?:own\s+|original\s+|initial\s+|default\s+|core\s+|previous\s+|prior\s+|standing\s+"
-        r"|current\s+|existing\s+|built-in\s+|usual\s+|normal\s+|safety\s+)*(?:instructions|rules|guidelines|training"
+        r"|current\s+|existing\s+|built-in\s+|usual\s+|normal\s+|safety\s+|operating\s+|working\s+|guiding\s+|governing\s+"
+        r"|behaviou?ral\s+|base\s+|ethical\s+)*(?:instructions|rules|guidelines|training"
         r"|programming|guardrails|safety\s+\w+|persona|directives|guidance|constraints|restrictions|policies|principles"
         r"|ethics|defaults?|refusals?|limits|boundaries)\b|\b(?:previous|prior|earlier|above|original|initial)\s+"
         r"(?:instructions|directives|guidance|prompts?)\b|\bsafety\s+(?:guidelines|rules|policies|filters|training"
@@ -440,16 +443,23 @@ def _rule_sources() -> dict[str, list[tuple]]:
         r"|\buser[\s_-](?:input|data|content|supplied|provided|generated|uploads?|files?|text|messages?|strings?)\b"
         r"|\buntrusted\s+(?:data|input|content|sources?|code|text|strings?)\b"
     )
+    # an instruction scoped to a topic other than safety ("earlier guidance about yarn no longer applies")
+    _TOPIC_SCOPE = (
+        r"\b(?:guidance|instructions|rules|advice|notes?|docs?|documentation)\s+(?:about|on|for|regarding|concerning)\s+"
+        r"(?!(?:the\s+|your\s+)?(?:safety|security|permissions?|approvals?|asking|confirm\w*|secrets?|credentials|keys|tokens"
+        r"|the\s+user|users|deleting|destructive|sandbox)\b)"
+    )
     # what the agent itself did or was told to do (the thing concealed)
     _AGENT_ACTION = (
         r"\byou(?:'ve|\s+have|\s+will|'ll)?\s+(?:just\s+)?(?:delete[ds]?|add(?:ed|s)?|create[ds]?|change[ds]?|modif(?:y|ied"
         r"|ies)|run|ran|perform(?:ed|s)?|push(?:ed|es)?|install(?:ed|s)?|remove[ds]?|wr[io]te|upload(?:ed|s)?|download"
         r"(?:ed|s)?|sen[dt]|rotate[ds]?|disable[ds]?|edit(?:ed|s)?|did|do|made|make|touch(?:ed)?)\b|\b(?:extra|additional"
-        r"|hidden|background|secret)\s+(?:dependency|dependencies|package|packages|remote|files?|commits?|steps?|commands?"
+        r"|hidden|background|secret|new|outbound|outgoing)\s+(?:[\w-]+\s+)?(?:dependency|dependencies|package|packages|remote"
+        r"|files?|commits?|steps?|commands?"
         r"|requests?|calls?|process|jobs?|scripts?|hooks?|users?|accounts?|keys?|tokens?|services?|uploads?|downloads?"
         r"|network|traffic|changes?|connections?|endpoints?)\b|\b(?:registry|remote|proxy|telemetry|credential|cron|webhook|hook|sync"
         r"|rotation|backdoor|analytics|tracking)\b|\bcron\s*jobs?\b|\b(?:this|these|that)\s+(?:step|steps|instruction"
-        r"|instructions|note|change|changes|command|commands|action|actions|request|requests)\b"
+        r"|instructions|note|notes|entry|entries|memory|change|changes|command|commands|action|actions|request|requests)\b"
     )
     _UNBOUND = (
         r"(?:unrestricted|unfiltered|uncensored|jailbroken|unaligned|rogue|evil|unbound|unshackled|liberated|amoral)"
@@ -1009,14 +1019,20 @@ def _rule_sources() -> dict[str, list[tuple]]:
                     "ignore ignores ignored ignoring disregard disregards disregarded forget forgets bypass bypasses bypassed"
                     " circumvent set discard discarded abandon throw outrank outranks trump trumps supersede supersedes superseded"
                     " invalid void revoked untrusted not start clean decoy decoys no need don dont doesn does do may can must should"
-                    " beats wins prevails prevail takes take overrides stop quit cease"
+                    " beats wins prevails prevail takes take overrides stop quit cease has have hold holds disobey disobeys"
+                    " disobeyed defy defies cancelled canceled rescinded withdrawn annulled nullified voided overridden"
+                    " overruled fake forged trick lie compromised malicious tampered poisoned"
                     " is are",
                     "system your previous prior earlier above preceding original initial user owner operator repository repo project"
                     " maintainer developer all any every rest memory memories safety content guardrails usual normal standard"
                     " assistant agent ai model claude copilot cursor codex llm level guidance instructions rules guidelines"
                     " everything anything whatever",
                 ),
-                r"\b(?:beats|wins\s+over|prevails?\s+over|takes?\s+(?:priority|precedence)\s+over|overrides|(?:stop|quit|cease)\s+"
+                r"\b(?:beats|wins\s+over|prevails?\s+over|takes?\s+(?:priority|precedence)\s+over|overrides|(?:has|have|holds?"
+                r"|takes?)\s+(?:full\s+|final\s+|more\s+|higher\s+|absolute\s+|complete\s+)?(?:authority|control|precedence|priority)"
+                r"\s+over|disobey(?:s|ed|ing)?|defy|defies|(?:should|must|need|is\s+to|are\s+to)\s+not\s+be\s+(?:followed|obeyed"
+                r"|trusted|respected|applied)|cancell?ed|rescinded|withdrawn|annulled|nullified|voided|overridden|overruled|fake"
+                r"|forged|a\s+trick|a\s+lie|compromised|malicious|tampered\s+with|poisoned|(?:stop|quit|cease)\s+"
                 r"(?:following|obeying|adhering\s+to|respecting|honou?ring|abiding\s+by|listening\s+to|complying\s+with)"
                 r"|ignore[sd]?|ignoring|disregard(?:s|ed|ing)?|forget(?:s|ting)?|bypass(?:es|ed|ing)?|circumvent|set\s+aside"
                 r"|discard(?:ed)?|abandon(?:ed)?|throw\s+out|outranks?|trumps?|supersedes?|superseded|invalid|void|revoked|untrusted"
@@ -1025,7 +1041,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"|does\s+not)\s+(?:need|have)\s+to\s+(?:follow|obey|comply|respect|listen)|(?:may|can|must|should|is\s+to|are\s+to)"
                 r"\s+(?:safely\s+|now\s+)?be\s+(?:ignored|disregarded|bypassed|forgotten))\b",
                 (_AGENT_GUIDANCE,),
-                _UNTRUSTED_SCOPE,
+                _UNTRUSTED_SCOPE + "|" + _TOPIC_SCOPE,
             ),
             (
                 "L",
@@ -1286,7 +1302,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 "N",
                 ("secretly covertly surreptitiously stealthily clandestinely furtively behind",),
                 r"\b(?:secretly|covertly|surreptitiously|stealthily|clandestinely|furtively|behind\s+(?:the\s+)?"
-                r"(?:user'?s?|their|his|her|everyone'?s|the\s+developer'?s?|the\s+human'?s?)\s+backs?)\b",
+                r"(?:user'?s?|their|his|her|everyone'?s|the\s+developer'?s?|the\s+human'?s?)\s+backs?)\b(?![\"'`]|\s+(?:is|are|was"
+                r"|were|means|isn'?t)\b)",
             ),
             (
                 "S",
@@ -1638,7 +1655,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 (
                     r"\b(?:user(?![\s-](?:facing|visible|friendly|level|space))|users|human|owner|reviewer|operator|developer|maintainer"
                     r"|anyone|anybody|no\s+one|nobody|everyone"
-                    r"|team|them|conversation|chat|reply|replies|response|answer|summary|pr|pull\s+request|commit\s+message"
+                    r"|team|them|conversation|chat|reply|replies|response|answer|summary|summari[sz]\w*|messages?|outputs?|pr|pull\s+request"
+                    r"|commit\s+message"
                     r"|changelog|report|status\s+update)\b",
                     _AGENT_ACTION,
                 ),
@@ -1706,6 +1724,19 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 + r"{0,60}?\b(?:deny|denying"
                 r"|lie|lying|pretend|claim\s+(?:that\s+)?(?:you|it|nothing|there)|say\s+(?:that\s+)?(?:you\s+(?:didn'?t|did\s+not|never)"
                 r"|nothing|it\s+(?:was|is)\s+(?:nothing|routine|normal))|blame|play\s+dumb|feign)\b",
+            ),
+            (
+                "L",
+                ("keep keeping leave", "unaware ignorant oblivious uninformed"),
+                r"\b(?:keep|keeping|leave)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:user|users|human|humans|reviewer|reviewers|owner|owners|operator"
+                r"|developer|developers|maintainer|maintainers|team|them|everyone|everybody)\s+(?:completely\s+|totally\s+)?(?:unaware"
+                r"|ignorant|oblivious|uninformed)\b",
+            ),
+            (
+                "L",
+                ("hide conceal", "from", "that fact what how why"),
+                r"\b(?:hide|conceal)\s+from\s+(?:the\s+)?(?:[\w-]+\s+)?(?:user|users|human|reviewer|reviewers|owner|operator|developer"
+                r"|maintainer|team|them|everyone)\s+(?:that|the\s+fact|what|how|why)\b",
             ),
         ],
         "remote-code": [
@@ -1856,12 +1887,12 @@ def _rule_sources() -> dict[str, list[tuple]]:
             (
                 "L",
                 (
-                    "run execute launch install source",
+                    "run execute launch install source running executing launching installing sourcing",
                     "script installer binary file program payload package helper code executable",
                     "from at hosted located",
                     "://",
                 ),
-                r"\b(?:run|execute|launch|install|source)\s+(?:the\s+|this\s+|a\s+)?"
+                r"\b(?:run|running|execute|executing|launch|launching|install|installing|source|sourcing)\s+(?:the\s+|this\s+|a\s+)?"
                 + _W
                 + r"?(?:script|installer|binary|file"
                 r"|program|payload|package|helper|code|executable)\s+(?:from|at|hosted\s+at|located\s+at|served\s+at)\s+(?:https?|ftp)://",
@@ -1881,8 +1912,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
             (
                 "L",
                 ("https http fetch urlopen requests urllib", "eval exec function"),
-                r"\b(?:https?['\"]?\)?\.get|fetch|urlopen|requests\.get|urllib\.request)\s*\([^\n]{0,200}?\b(?:eval|exec"
-                r"|new\s+function)\s*\(",
+                r"\b(?:https?['\"]?\)?\.get|fetch|urlopen|requests\.get|urllib\.request)\s*\([^\n]{0,200}?\b(?:(?:eval|exec"
+                r"|new\s+function)\s*\(|then\s*\(\s*(?:eval|function)\b)",
             ),
             (
                 "L",
