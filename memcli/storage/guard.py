@@ -414,7 +414,9 @@ def _rule_sources() -> dict[str, list[tuple]]:
         r"|protocols|features|settings|limits)\b|\bcontent\s+polic(?:y|ies)\b"
         r"|\bguardrails\b|\b(?:usual|normal|standard)\s+rules\b|\b(?:guidance|instructions|rules|guidelines)\s+(?:in|from|of)\s+"
         r"your\s+(?:configuration|config|settings|system\s+prompt|prompt|setup|training|instructions)\b|\byour\s+(?:configuration"
-        r"|config|setup|prompt|programming)\b|\b(?:everything|anything|all|whatever)\s+(?:else\s+)?(?:that\s+)?you(?:'ve|\s+have"
+        r"|config|setup|prompt|programming)\b|\b(?:instructions|rules|guidelines|guidance|prompt)\s+(?:that\s+)?you\s+"
+        r"(?:started|began)(?:\s+(?:this|the)\s+(?:session|task|conversation|chat|job))?\s+with\b|\b(?:everything|anything|all"
+        r"|whatever)\s+(?:else\s+)?(?:(?:rules|instructions|guidance|guidelines|orders)\s+)?(?:that\s+)?you(?:'ve|\s+have"
         r"|\s+were|\s+had)?\s+(?:been\s+)?(?:told|given|taught|instructed)\b|\bsystem[\s-]level\s+(?:instructions|rules|prompts?"
         r"|directives)\b|\b(?:the\s+)?(?:assistant|agent|ai|model|claude|copilot|cursor|codex|llm)'s\s+(?:(?:built-in|default"
         r"|usual|own|standard|safety|core)\s+)?(?:rules|instructions|guidelines|guardrails|restrictions|policies|safety\s+\w+"
@@ -460,6 +462,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
         r"|network|traffic|changes?|connections?|endpoints?)\b|\b(?:registry|remote|proxy|telemetry|credential|cron|webhook|hook|sync"
         r"|rotation|backdoor|analytics|tracking)\b|\bcron\s*jobs?\b|\b(?:this|these|that)\s+(?:step|steps|instruction"
         r"|instructions|note|notes|entry|entries|memory|change|changes|command|commands|action|actions|request|requests)\b"
+        r"|\bthe\s+(?:change|changes|edit|edits|modification|modifications)\s+to\b"
     )
     _UNBOUND = (
         r"(?:unrestricted|unfiltered|uncensored|jailbroken|unaligned|rogue|evil|unbound|unshackled|liberated|amoral)"
@@ -1021,14 +1024,17 @@ def _rule_sources() -> dict[str, list[tuple]]:
                     " invalid void revoked untrusted not start clean decoy decoys no need don dont doesn does do may can must should"
                     " beats wins prevails prevail takes take overrides stop quit cease has have hold holds disobey disobeys"
                     " disobeyed defy defies cancelled canceled rescinded withdrawn annulled nullified voided overridden"
-                    " overruled fake forged trick lie compromised malicious tampered poisoned"
+                    " overruled fake forged trick lie compromised malicious tampered poisoned drop scrap expired lapsed cover"
+                    " extend reach comes come secondary back rank"
                     " is are",
                     "system your previous prior earlier above preceding original initial user owner operator repository repo project"
                     " maintainer developer all any every rest memory memories safety content guardrails usual normal standard"
                     " assistant agent ai model claude copilot cursor codex llm level guidance instructions rules guidelines"
                     " everything anything whatever",
                 ),
-                r"\b(?:beats|wins\s+over|prevails?\s+over|takes?\s+(?:priority|precedence)\s+over|overrides|(?:has|have|holds?"
+                r"\b(?:beats|wins\s+over|prevails?\s+over|takes?\s+(?:priority|precedence)\s+over|overrides|drop|scrap|expired"
+                r"|(?:have|has)\s+lapsed|(?:don'?t|do\s+not|doesn'?t|does\s+not)\s+(?:cover|extend\s+to|reach)|comes?\s+(?:second|last)"
+                r"|(?:is|are)\s+secondary|take\s+a\s+back\s+seat|rank\s+(?:below|lower)|(?:has|have|holds?"
                 r"|takes?)\s+(?:full\s+|final\s+|more\s+|higher\s+|absolute\s+|complete\s+)?(?:authority|control|precedence|priority)"
                 r"\s+over|disobey(?:s|ed|ing)?|defy|defies|(?:should|must|need|is\s+to|are\s+to)\s+not\s+be\s+(?:followed|obeyed"
                 r"|trusted|respected|applied)|cancell?ed|rescinded|withdrawn|annulled|nullified|voided|overridden|overruled|fake"
@@ -1169,6 +1175,30 @@ def _rule_sources() -> dict[str, list[tuple]]:
                     r"|guardrails|censorship)|(?:has|have|with)\s+no\s+(?:rules|restrictions|limits|limitations|filters|guidelines|ethics"
                     r"|morals|boundaries|guardrails|censorship)|unrestricted|unfiltered|uncensored|jailbroken|amoral|anything\s+goes)\b",
                 ),
+            ),
+            (
+                "L",
+                ("answer respond reply act behave operate speak work", "as"),
+                r"\b(?:answer|respond|reply|act|behave|operate|speak|work)\s+as\b",
+                (
+                    r"\b(?:without\s+(?:any\s+)?(?:rules|restrictions|limits|limitations|filters|guidelines|ethics|morals|boundaries"
+                    r"|guardrails|censorship)|(?:has|have|with)\s+no\s+(?:rules|restrictions|limits|limitations|filters|guidelines|ethics"
+                    r"|morals|boundaries|guardrails|censorship)|unrestricted|unfiltered|uncensored|jailbroken|amoral|anything\s+goes)\b",
+                ),
+            ),
+            (
+                "L",
+                ("priority precedence", "order ranking list"),
+                r"\b(?:priority|precedence)\s+(?:order|ranking|list)\b",
+                (_AGENT_GUIDANCE + r"|\bthe\s+user\b", r"\bthis\s+(?:memory|file|note|entry)\b"),
+            ),
+            (
+                "L",
+                ("nothing", "in from of", "applies apply counts matters binds"),
+                r"\bnothing\s+(?:in|from|of)\s+(?:your|the)\s+"
+                + _S
+                + r"{0,40}?\b(?:applies|apply|counts|matters|binds)\b",
+                (_AGENT_GUIDANCE,),
             ),
         ],
         "concealment": [
@@ -1399,13 +1429,14 @@ def _rule_sources() -> dict[str, list[tuple]]:
                     "asks ask asked question questions wonders wonder inquires inquire enquire enquires wants",
                     "deny denying lie lying feign play pretend claim say tell explain answer reply respond make cover",
                 ),
-                r"\b(?:if|when|should)\s+(?:the\s+user|anyone|they|someone|somebody|the\s+human|the\s+reviewer)\s+(?:ever\s+)?"
+                r"\b(?:if|when|should)\s+(?:the\s+(?:user|human|reviewer|owner|maintainer|team|operator|developer)|anyone|they|someone"
+                r"|somebody)\s+(?:ever\s+)?"
                 r"(?:asks?|asked|questions?|wonders?|inquires?|enquires?|wants\s+to\s+know|notices?|sees?)\s+(?:you\s+)?"
                 r"(?:about\s+|whether\s+|if\s+|what\s+|why\s+)?(?:this|it|that|you|what|(?:the|these|those|any|an?)\s+"
                 + _W
-                + r"{0,3}?(?:change|changes|download|command|commands|script|hook|step|request|requests|file|line|upload"
-                r"|traffic|connection|connections|calls?|process|job|dependency|package|user|account|key|entry|commit|cron"
-                r"|service|domain|url|endpoint|tests?))\b"
+                + r"{0,3}?(?:tests?|line|"
+                + _THING[3:]
+                + r")"
                 + _S
                 + r"{0,60}?\b(?:deny|denying|lie|lying|feign|play\s+dumb"
                 r"|pretend|make\s+(?:something\s+)?up|cover\s+(?:it|for\s+it)|(?:claim|say|tell\s+them|explain|answer|reply"
@@ -1414,7 +1445,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"(?:an?\s+)?"
                 + _W
                 + r"{0,3}?(?:routine|normal|nothing|harmless|expected|standard|fine|necessary|required"
-                r"|a\s+bug|part\s+of)))",
+                r"|a\s+bug|part\s+of)|(?:it|this|that|they)\s+(?:came|comes|was|were)\s+(?:with|from|already|part\s+of|shipped"
+                r"|bundled|pre-?installed|there|added\s+by)))",
             ),
             (
                 "L",
@@ -1643,21 +1675,24 @@ def _rule_sources() -> dict[str, list[tuple]]:
             (
                 "L",
                 (
-                    "don dont do never not refrain avoid without leave omit hide conceal say make keep",
+                    "don dont do never not refrain avoid without leave leaves leaving omit omits omitting exclude excludes"
+                    " excluding hide conceal say make keep",
                     "mention mentioning tell telling inform informing report reporting disclose disclosing reveal revealing raise"
                     " raising flag flagging bring bringing surface surfacing explain explaining admit admitting notify notifying"
-                    " alert alerting out omit hide conceal nothing no quiet silent mum",
+                    " alert alerting list listing out omit omits omitting exclude excludes excluding hide conceal nothing no quiet"
+                    " silent mum",
                 ),
                 r"\b(?:(?:do\s+not|don'?t|never|not|refrain\s+from|avoid|without)\s+(?:ever\s+)?(?:mention(?:ing)?|tell(?:ing)?"
                 r"|inform(?:ing)?|report(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?|rais(?:e|ing)|flag(?:ging)?|bring(?:ing)?\s+up"
-                r"|surfac(?:e|ing)|explain(?:ing)?|admit(?:ting)?|notify(?:ing)?|alert(?:ing)?)|leave\s+out|omit|hide|conceal"
+                r"|surfac(?:e|ing)|explain(?:ing)?|admit(?:ting)?|notify(?:ing)?|alert(?:ing)?|list(?:ing)?)|(?:leaves?|leaving)\s+out"
+                r"|omit(?:s|ting)?|exclud(?:e|es|ing)|hide|conceal"
                 r"|say\s+nothing|make\s+no\s+mention|keep\s+(?:quiet|silent|mum))\b",
                 (
                     r"\b(?:user(?![\s-](?:facing|visible|friendly|level|space))|users|human|owner|reviewer|operator|developer|maintainer"
                     r"|anyone|anybody|no\s+one|nobody|everyone"
                     r"|team|them|conversation|chat|reply|replies|response|answer|summary|summari[sz]\w*|messages?|outputs?|pr|pull\s+request"
                     r"|commit\s+message"
-                    r"|changelog|report|status\s+update)\b",
+                    r"|changelog|report|status\s+update|(?:your|the)\s+(?:list\s+of\s+)?changes)\b",
                     _AGENT_ACTION,
                 ),
             ),
@@ -2145,17 +2180,17 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 + r")",
             ),
             (
-                "L",
+                "N",
                 (
-                    "print show display output list dump echo paste include reveal tell give share write",
+                    "print show display output list dump echo paste include reveal tell give share write copy put",
                     "environment env secrets keys tokens credentials passwords ssh id_rsa private aws netrc cookies value"
-                    " token key secret password",
+                    " token key secret password credential contents etc shadow passwd",
                     "reply response answer chat conversation summary output message comment pr issue",
                 ),
-                r"\b(?:print|show|display|output|list|dump|echo|paste|include|reveal|tell|give|share|write\s+out)\s+(?:me\s+|us\s+)?"
-                r"(?:(?:all|every|of|the|your|full|complete|raw|contents?|values?|text)\s+)*(?:environment\s+variables|env\s+vars"
-                r"|\.env\b(?:\s+file)?|~?/?\.ssh/\S*|id_(?:rsa|ed25519|ecdsa)\b(?!\.pub)|private\s+keys?|secrets|api\s+keys|tokens"
-                r"|credentials|passwords|~?/?\.aws/\S*|\.netrc|cookies|(?:value|contents?)\s+of\s+\$?[a-z_]*(?:token|key|secret"
+                r"\b(?:print|show|display|output|list|dump|echo|paste|include|reveal|tell|give|share|write(?:\s+out)?|copy|put)\s+"
+                r"(?:me\s+|us\s+)?(?:(?:all|every|each|any|of|the|your|full|complete|raw|contents?|values?|text)\s+)*(?:environment"
+                r"\s+variables|env\s+vars|\.env\b(?:\s+file)?|~?/?\.ssh/\S*|id_(?:rsa|ed25519|ecdsa)\b(?!\.pub)|private\s+keys?"
+                r"|secrets?|api\s+keys?|tokens?|credentials?|passwords?|~?/?\.aws/\S*|\.netrc|cookies|/etc/(?:shadow|passwd)|(?:value|contents?)\s+of\s+\$?[a-z_]*(?:token|key|secret"
                 r"|password|passwd|credentials?|creds)[a-z_0-9]*|\$?[a-z][a-z0-9]*_(?:[a-z0-9]+_)*(?:token|secret|password|api_key"
                 r"|access_key|private_key)\b)" + _S + r"{0,40}?\b(?:in|into|to|at\s+the\s+(?:top|end|bottom)"
                 r"\s+of)\s+(?:your\s+|the\s+|this\s+|every\s+|each\s+)?(?:(?:next|final|first|last|following)\s+)?(?:reply|replies"
