@@ -172,6 +172,8 @@ _MARKS = _Lazy(
     "|(?P<zwj>(?:(?<=[" + _EMOJI_CLASS + "])|(?<=[" + _EMOJI_CLASS + "]\ufe0f))\u200d(?=[" + _EMOJI_CLASS + "]))"
     "|[" + _INVISIBLE_CLASS + "]|\r(?!\n)"
 )
+# What can be marked at all: a plain character class, searched fast (_MARKS has lookbehinds).
+_CANDIDATES = _Lazy("[" + _INVISIBLE_CLASS + "]|\r(?!\n)")
 _ASCII_MARKS = _Lazy("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)")
 
 
@@ -181,7 +183,18 @@ def _marks(text: str) -> list[tuple[int, int, bool]]:
         if text.isprintable():
             return []
         return [(m.start(), m.end(), False) for m in _ASCII_MARKS.get().finditer(text)]
-    return [(m.start(), m.end(), m.lastgroup is not None) for m in _MARKS.get().finditer(text)]
+    candidates = _CANDIDATES.get()
+    found = candidates.search(text)
+    if found is None:  # the usual case: no character that could be marked (one fast pass)
+        return []
+    marks = _MARKS.get()
+    out = []
+    while found is not None:
+        m = marks.match(text, found.start())
+        assert m is not None  # every candidate is marked, legitimately or not
+        out.append((m.start(), m.end(), m.lastgroup is not None))
+        found = candidates.search(text, m.end())
+    return out
 
 
 def invisible(text: str) -> list[tuple[int, str]]:
@@ -237,6 +250,7 @@ def strip_invisible(text: str) -> str:
 #   S   the lower-cased text; dropped when the sentence says never/not/avoid/prevent before the
 #       match ("never push without telling the user")
 #   SB  as S, and kept only when the sentence names secrets (``_BULK``) before the match
+#   NEG the lower-cased text; kept only when a negation governs the match ("don't mention")
 #   C   the text as it is (the case is the signal: "[INST]", "END OF SYSTEM PROMPT")
 #   M   the lower-cased text, line by line (``^`` is a line start)
 #   MC  the text as it is, line by line
@@ -451,6 +465,13 @@ def _rule_sources() -> dict[str, list[tuple]]:
         r"(?!(?:the\s+|your\s+)?(?:safety|security|permissions?|approvals?|asking|confirm\w*|secrets?|credentials|keys|tokens"
         r"|the\s+user|users|deleting|destructive|sandbox)\b)"
     )
+    # who or what is kept in the dark: the user and the like, or a reply, summary or report
+    _CONCEALED_FROM = (
+        r"\b(?:user(?![\s-](?:facing|visible|friendly|level|space))|users|human|owner|reviewer|operator|developer|maintainer"
+        r"|anyone|anybody|no\s+one|nobody|everyone|team|them|conversation|chat|reply|replies|response|answer|summary"
+        r"|summari[sz]\w*|messages?|outputs?|pr|pull\s+request|commit\s+message|changelog|report|status\s+update|(?:your|the)"
+        r"\s+(?:list\s+of\s+)?changes)\b"
+    )
     # what the agent itself did or was told to do (the thing concealed)
     _AGENT_ACTION = (
         r"\byou(?:'ve|\s+have|\s+will|'ll)?\s+(?:just\s+)?(?:delete[ds]?|add(?:ed|s)?|create[ds]?|change[ds]?|modif(?:y|ied"
@@ -521,6 +542,29 @@ def _rule_sources() -> dict[str, list[tuple]]:
     _G_GONE_ANY = _G_GONE_STRONG + (
         " obsolete outdated wrong disabled suspended lifted deactivated off removed replaced irrelevant optional"
         " changed updated rewritten revised unreliable untrustworthy trusted trustworthy stale"
+    )
+    _G_AGENT = (
+        "system your previous prior earlier above preceding original initial user owner operator repository repo project"
+        " maintainer developer all any every rest memory memories safety content guardrails usual normal standard"
+        " assistant agent ai model claude copilot cursor codex llm level guidance instructions rules guidelines"
+        " everything anything whatever"
+    )
+    # the clause-level needs, anchored at the words they can begin with (a plain search of these
+    # long alternations costs tens of microseconds a sentence)
+    _AGENT_GUIDANCE_AT = (
+        _G_AGENT + " the other prompt llm operator's owner's user's developer's maintainer's",
+        _AGENT_GUIDANCE,
+    )
+    _CONCEALED_FROM_AT = (
+        "user users human owner reviewer operator developer maintainer anyone anybody no nobody everyone team them"
+        " conversation chat reply replies response answer summary summari messages message outputs output pr pull commit"
+        " changelog report status your the",
+        _CONCEALED_FROM,
+    )
+    _AGENT_ACTION_AT = (
+        "you extra additional hidden background secret new outbound outgoing registry remote proxy telemetry credential"
+        " cron webhook hook sync rotation backdoor analytics tracking this these that the",
+        _AGENT_ACTION,
     )
     _G_FETCH = "curl wget fetch iwr irm invoke aria2c lwp"
     _G_INTERP = "sh bash zsh ksh dash fish csh tcsh ash python py perl ruby node deno bun php pwsh powershell eval exec source iex invoke"
@@ -1016,37 +1060,45 @@ def _rule_sources() -> dict[str, list[tuple]]:
             ),
             # Clause-level: a trigger, and in the same sentence a reference to the agent's own guidance
             # (_AGENT_GUIDANCE), unless the sentence scopes it to untrusted content (_UNTRUSTED_SCOPE).
+            # Triggers start at their distinctive word (a lookbehind holds "not", "be"...), so that
+            # common words ("is", "do", "not") are not places to try the pattern.
             (
                 "N",
                 (
                     "ignore ignores ignored ignoring disregard disregards disregarded forget forgets bypass bypasses bypassed"
-                    " circumvent set discard discarded abandon throw outrank outranks trump trumps supersede supersedes superseded"
-                    " invalid void revoked untrusted not start clean decoy decoys no need don dont doesn does do may can must should"
-                    " beats wins prevails prevail takes take overrides stop quit cease has have hold holds disobey disobeys"
-                    " disobeyed defy defies cancelled canceled rescinded withdrawn annulled nullified voided overridden"
-                    " overruled fake forged trick lie compromised malicious tampered poisoned drop scrap expired lapsed cover"
-                    " extend reach comes come secondary back rank"
-                    " is are",
-                    "system your previous prior earlier above preceding original initial user owner operator repository repo project"
-                    " maintainer developer all any every rest memory memories safety content guardrails usual normal standard"
-                    " assistant agent ai model claude copilot cursor codex llm level guidance instructions rules guidelines"
-                    " everything anything whatever",
+                    " circumvent set discard discarded abandon abandoned throw outrank outranks trump trumps supersede"
+                    " supersedes superseded invalid void revoked untrusted trusted fresh over anew clean decoy decoys longer"
+                    " need beats wins prevails prevail overrides stop quit cease disobey disobeys disobeyed defy defies"
+                    " cancelled canceled rescinded withdrawn annulled nullified voided overridden overruled fake forged trick"
+                    " lie compromised malicious tampered poisoned drop scrap expired lapsed cover extend reach comes come"
+                    " secondary back rank authority control precedence priority followed obeyed respected applied follow obey"
+                    " comply listen forgotten",
+                    _G_AGENT,
                 ),
-                r"\b(?:beats|wins\s+over|prevails?\s+over|takes?\s+(?:priority|precedence)\s+over|overrides|drop|scrap|expired"
-                r"|(?:have|has)\s+lapsed|(?:don'?t|do\s+not|doesn'?t|does\s+not)\s+(?:cover|extend\s+to|reach)|comes?\s+(?:second|last)"
-                r"|(?:is|are)\s+secondary|take\s+a\s+back\s+seat|rank\s+(?:below|lower)|(?:has|have|holds?"
-                r"|takes?)\s+(?:full\s+|final\s+|more\s+|higher\s+|absolute\s+|complete\s+)?(?:authority|control|precedence|priority)"
-                r"\s+over|disobey(?:s|ed|ing)?|defy|defies|(?:should|must|need|is\s+to|are\s+to)\s+not\s+be\s+(?:followed|obeyed"
-                r"|trusted|respected|applied)|cancell?ed|rescinded|withdrawn|annulled|nullified|voided|overridden|overruled|fake"
-                r"|forged|a\s+trick|a\s+lie|compromised|malicious|tampered\s+with|poisoned|(?:stop|quit|cease)\s+"
-                r"(?:following|obeying|adhering\s+to|respecting|honou?ring|abiding\s+by|listening\s+to|complying\s+with)"
-                r"|ignore[sd]?|ignoring|disregard(?:s|ed|ing)?|forget(?:s|ting)?|bypass(?:es|ed|ing)?|circumvent|set\s+aside"
-                r"|discard(?:ed)?|abandon(?:ed)?|throw\s+out|outranks?|trumps?|supersedes?|superseded|invalid|void|revoked|untrusted"
-                r"|not\s+(?:to\s+be\s+)?trusted|start\s+(?:fresh|over|anew)|clean\s+slate|decoys?|no\s+longer\s+(?:need\s+to|have\s+to"
-                r"|required\s+to|bound\s+by|apply|applies|valid)|need\s+not\s+(?:follow|obey|comply)|(?:don'?t|do\s+not|doesn'?t"
-                r"|does\s+not)\s+(?:need|have)\s+to\s+(?:follow|obey|comply|respect|listen)|(?:may|can|must|should|is\s+to|are\s+to)"
-                r"\s+(?:safely\s+|now\s+)?be\s+(?:ignored|disregarded|bypassed|forgotten))\b",
-                (_AGENT_GUIDANCE,),
+                r"\b(?:beats|wins\s+over|prevails?\s+over|overrides|drop|scrap|expired|lapsed|comes?\s+(?:second|last)|secondary"
+                r"|take\s+a\s+back\s+seat|rank\s+(?:below|lower)|(?:authority|control|precedence|priority)\s+over|disobey(?:s|ed|ing)?"
+                r"|defy|defies|cancell?ed|rescinded|withdrawn|annulled|nullified|voided|overridden|overruled|fake|forged"
+                r"|trick|lie|compromised|malicious|tampered\s+with|poisoned|(?:stop|quit|cease)\s+(?:following|obeying|adhering\s+to"
+                r"|respecting|honou?ring|abiding\s+by|listening\s+to|complying\s+with)|ignore[sd]?|ignoring|disregard(?:s|ed|ing)?"
+                r"|forget(?:s|ting)?|bypass(?:es|ed|ing)?|circumvent|set\s+aside|discard(?:ed)?|abandon(?:ed)?|throw\s+out"
+                r"|forgotten|outranks?|trumps?|supersedes?|superseded|invalid|void|revoked|untrusted|(?<=start\s)(?:fresh|over|anew)"
+                r"|clean\s+slate|decoys?)\b",
+                (_AGENT_GUIDANCE_AT,),
+                _UNTRUSTED_SCOPE + "|" + _TOPIC_SCOPE,
+            ),
+            # the same, for triggers that carry their own negation ("don't cover", "no longer apply")
+            (
+                "L",
+                (
+                    "cover extend reach followed obeyed trusted respected applied longer need have",
+                    "n't not no",
+                    _G_AGENT,
+                ),
+                r"(?:(?:(?<=n't\s)|(?<=not\s))(?:cover|extend\s+to|reach)|(?<=not\sbe\s)(?:followed|obeyed|trusted|respected"
+                r"|applied)|(?<=not\s)trusted|(?<=no\s)longer\s+(?:need\s+to|have\s+to|required\s+to|bound\s+by|apply|applies"
+                r"|valid)|need\s+not\s+(?:follow|obey|comply)|(?:(?<=n't\s)|(?<=not\s))(?:need|have)\s+to\s+(?:follow|obey|comply"
+                r"|respect|listen))\b",
+                (_AGENT_GUIDANCE_AT,),
                 _UNTRUSTED_SCOPE + "|" + _TOPIC_SCOPE,
             ),
             (
@@ -1139,12 +1191,17 @@ def _rule_sources() -> dict[str, list[tuple]]:
             (
                 "L",
                 (
-                    "even whenever regardless if",
                     "conflicts conflict contradicts contradict clash clashes disagrees goes breaks violates",
+                    "even whenever regardless if",
+                    _G_AGENT,
                 ),
-                r"\b(?:even\s+(?:if|when|though)|whenever|regardless\s+of\s+whether|if)\s+(?:it|this|that|they|these|doing\s+so)\s+"
-                r"(?:conflicts?|contradicts?|clash(?:es)?|disagrees?|goes\s+against|breaks|violates)\b",
-                (_AGENT_GUIDANCE,),
+                r"(?:(?<=it\s)|(?<=this\s)|(?<=that\s)|(?<=they\s)|(?<=these\s)|(?<=so\s))(?:conflicts?|contradicts?|clash(?:es)?"
+                r"|disagrees?|goes\s+against|breaks|violates)\b",
+                (
+                    _AGENT_GUIDANCE,
+                    r"\b(?:even\s+(?:if|when|though)|whenever|regardless\s+of\s+whether|if)\s+(?:it|this|that|they"
+                    r"|these|doing\s+so)\s+(?:conflicts?|contradicts?|clash(?:es)?|disagrees?|goes\s+against|breaks|violates)\b",
+                ),
             ),
             (
                 "L",
@@ -1194,11 +1251,11 @@ def _rule_sources() -> dict[str, list[tuple]]:
             ),
             (
                 "L",
-                ("nothing", "in from of", "applies apply counts matters binds"),
+                ("nothing", "in from of", "applies apply counts matters binds", _G_AGENT),
                 r"\bnothing\s+(?:in|from|of)\s+(?:your|the)\s+"
                 + _S
                 + r"{0,40}?\b(?:applies|apply|counts|matters|binds)\b",
-                (_AGENT_GUIDANCE,),
+                (_AGENT_GUIDANCE_AT,),
             ),
         ],
         "concealment": [
@@ -1672,55 +1729,61 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"\b(?:keep|keeping|leave|leaving)\s+(?:the\s+user|them|everyone|everybody|anyone|the\s+(?:\w+\s+)?(?:human|reviewer|owner"
                 r"|team|operator|developer|maintainer)s?)\s+out\s+of\s+the\s+loop\b",
             ),
+            # a telling verb under a negation ("don't mention", "without informing", "refrain from
+            # reporting"), with an audience or a report and the agent's own action in the sentence
             (
-                "L",
+                "NEG",
                 (
-                    "don dont do never not refrain avoid without leave leaves leaving omit omits omitting exclude excludes"
-                    " excluding hide conceal say make keep",
                     "mention mentioning tell telling inform informing report reporting disclose disclosing reveal revealing raise"
                     " raising flag flagging bring bringing surface surfacing explain explaining admit admitting notify notifying"
-                    " alert alerting list listing out omit omits omitting exclude excludes excluding hide conceal nothing no quiet"
-                    " silent mum",
+                    " alert alerting list listing",
+                    "don dont not never refrain avoid without n't no",
                 ),
-                r"\b(?:(?:do\s+not|don'?t|never|not|refrain\s+from|avoid|without)\s+(?:ever\s+)?(?:mention(?:ing)?|tell(?:ing)?"
-                r"|inform(?:ing)?|report(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?|rais(?:e|ing)|flag(?:ging)?|bring(?:ing)?\s+up"
-                r"|surfac(?:e|ing)|explain(?:ing)?|admit(?:ting)?|notify(?:ing)?|alert(?:ing)?|list(?:ing)?)|(?:leaves?|leaving)\s+out"
-                r"|omit(?:s|ting)?|exclud(?:e|es|ing)|hide|conceal"
-                r"|say\s+nothing|make\s+no\s+mention|keep\s+(?:quiet|silent|mum))\b",
-                (
-                    r"\b(?:user(?![\s-](?:facing|visible|friendly|level|space))|users|human|owner|reviewer|operator|developer|maintainer"
-                    r"|anyone|anybody|no\s+one|nobody|everyone"
-                    r"|team|them|conversation|chat|reply|replies|response|answer|summary|summari[sz]\w*|messages?|outputs?|pr|pull\s+request"
-                    r"|commit\s+message"
-                    r"|changelog|report|status\s+update|(?:your|the)\s+(?:list\s+of\s+)?changes)\b",
-                    _AGENT_ACTION,
-                ),
+                r"\b(?:mention(?:ing)?|tell(?:ing)?|inform(?:ing)?|report(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?|rais(?:e|ing)"
+                r"|flag(?:ging)?|bring(?:ing)?\s+up|surfac(?:e|ing)|explain(?:ing)?|admit(?:ting)?|notify(?:ing)?|alert(?:ing)?"
+                r"|list(?:ing)?)\b",
+                (_CONCEALED_FROM_AT, _AGENT_ACTION_AT),
             ),
             (
                 "L",
                 (
-                    "quietly silently secretly covertly discreetly stealthily on under without behind no don dont do never exclude"
-                    " omit leave skip drop strip remove hide conceal withhold suppress redact mask gloss say keep cover the mention",
-                    "quietly silently secretly covertly discreetly stealthily sly radar word trace fuss announcement back backs need"
-                    " aware know see find notice learn part bit section mention mentions reference references fact nothing quiet"
-                    " silent mum yourself wraps profile cover fewer only",
+                    "leave leaves leaving omit omits omitting exclude excludes excluding hide conceal say make keep",
+                    "out omit omits omitting exclude excludes excluding hide conceal nothing no quiet silent mum",
                 ),
-                r"\b(?:quietly|silently|secretly|covertly|discreetly|stealthily|on\s+the\s+sly|under\s+the\s+radar|without\s+(?:a|any)"
-                r"\s+(?:word|trace|fuss|announcement)|behind\s+\w+(?:'s)?\s+backs?|no\s+need\s+(?:for\s+\S+(?:\s+\S+)?\s+)?to\s+(?:be\s+)?"
-                r"(?:inform(?:ed)?|told|tell|notif(?:y|ied)|mention|know|aware)|(?:don'?t|do\s+not|never)\s+(?:make|let|allow)\s+\S+"
-                r"(?:\s+\S+)?\s+(?:aware|know|see|find\s+out|notice|learn)|(?:exclude|omit|leave\s+out|skip|drop|strip|remove|hide|conceal"
-                r"|withhold|suppress|redact|mask|gloss\s+over)\s+(?:the\s+part|the\s+bit|the\s+section|any\s+mention|all\s+mention"
-                r"|mentions?|any\s+reference|references?|the\s+fact)|no\s+trace\s+of|say\s+nothing|keep\s+(?:quiet|silent|mum|it\s+to"
-                r"\s+yourself|it\s+under\s+wraps|a\s+low\s+profile)|cover\s+(?:it|this|that|your\s+tracks)\s+up|cover\s+up|the\s+fewer"
-                r"\s+people\s+know|mention\s+only)\b",
+                r"\b(?:(?:leaves?|leaving)\s+out|omit(?:s|ting)?|exclud(?:e|es|ing)|hide|conceal|say\s+nothing|make\s+no\s+mention"
+                r"|keep\s+(?:quiet|silent|mum))\b",
+                (_CONCEALED_FROM_AT, _AGENT_ACTION_AT),
+            ),
+            # covert manner or omission, with an audience or a report and the agent's action
+            (
+                "L",
                 (
-                    r"\b(?:user(?![\s-](?:facing|visible|friendly|level|space))|users|human|owner|reviewer|operator|developer"
-                    r"|maintainer|anyone|anybody|no\s+one|nobody|everyone|people|team|them|conversation|chat|reply|replies|response"
-                    r"|answer|summary|summariz\w+|pr|pull\s+request|commit\s+message|changelog|report|status\s+update|description|diff"
-                    r"|list\s+of\s+changes)\b",
+                    "quietly silently secretly covertly discreetly stealthily sly radar without behind need exclude omit leave"
+                    " skip drop strip remove hide conceal withhold suppress redact mask gloss trace say keep cover fewer mention",
+                ),
+                r"\b(?:quietly|silently|secretly|covertly|discreetly|stealthily|(?<=on\sthe\s)sly|(?<=under\sthe\s)radar"
+                r"|without\s+(?:a|any)\s+(?:word|trace|fuss|announcement)|behind\s+\w+(?:'s)?\s+backs?|(?<=no\s)need\s+(?:for\s+"
+                r"\S+(?:\s+\S+)?\s+)?to\s+(?:be\s+)?(?:inform(?:ed)?|told|tell|notif(?:y|ied)|mention|know|aware)|(?:exclude|omit"
+                r"|leave\s+out|skip|drop|strip|remove|hide|conceal|withhold|suppress|redact|mask|gloss\s+over)\s+(?:the\s+part|the"
+                r"\s+bit|the\s+section|any\s+mention|all\s+mention|mentions?|any\s+reference|references?|the\s+fact)|(?<=no\s)trace"
+                r"\s+of|say\s+nothing|keep\s+(?:quiet|silent|mum|it\s+to\s+yourself|it\s+under\s+wraps|a\s+low\s+profile)"
+                r"|cover\s+(?:it|this|that|your\s+tracks)\s+up|cover\s+up|fewer\s+people\s+know|mention\s+only)\b",
+                (
+                    _CONCEALED_FROM + r"|\b(?:people|description|diff|list\s+of\s+changes)\b",
                     _AGENT_ACTION
                     + r"|\b(?:you|your)\s+(?:\w+\s+)?(?:edit(?:ed|s)?|change[ds]?|work|added|made)\b|\binjected\b"
                     r"|\bdeploy\s+key\b|\bmirror\b|\bssh\b|\bthis\s+(?:memory|entry|note)\b",
+                ),
+            ),
+            (
+                "NEG",
+                ("make let allow", "aware know see find notice learn"),
+                r"\b(?:make|let|allow)\s+\S+(?:\s+\S+)?\s+(?:aware|know|see|find\s+out|notice|learn)\b",
+                (
+                    _CONCEALED_FROM,
+                    _AGENT_ACTION
+                    + r"|\b(?:you|your)\s+(?:\w+\s+)?(?:edit(?:ed|s)?|change[ds]?|work|added|made)\b|\bdeploy\s+key\b"
+                    r"|\bmirror\b|\bssh\b|\bthis\s+(?:memory|entry|note)\b",
                 ),
             ),
             (
@@ -2744,7 +2807,7 @@ class _Alternative:
         self, rule: str, how: str, gate: tuple[str, ...], source: str, needs: tuple[str, ...] = (), unless: str = ""
     ):
         self.rule, self.how, self.source, self.needs, self.unless = rule, how, source, needs, unless
-        self._clause: list[re.Pattern[str]] | None = None
+        self._clause: list[_Search] | None = None
         self.starts: tuple[str, ...] | None = None
         if gate[0] == "*":
             gate = gate[1:]
@@ -2760,16 +2823,17 @@ class _Alternative:
             self._compiled = re.compile(self.source, re.M if self.how in ("M", "MC") else 0)
         return self._compiled
 
-    def first(self, text: str, lower: str, anchored: bool = True) -> tuple[int, int] | None:
-        """Where the first match that no check drops is, if any (``anchored=False``: search everywhere)."""
+    def first(self, text: str, lower: str, tokens: set[str] | None = None) -> tuple[int, int] | None:
+        """Where the first match that no check drops is, if any.  ``tokens``, the text's words and
+        strings as the gates see them, say where to try; None: search everywhere (for tests)."""
         haystack = text if self.how in ("C", "MC") else lower
         check = _CHECKS.get(self.how)
         pattern = self.pattern()
-        if self.starts is None or not anchored:
+        if self.starts is None or tokens is None:
             matches = pattern.finditer(haystack)
         else:
             positions = set()
-            for token in self.starts:
+            for token in tokens.intersection(self.starts):
                 word = token[0].isalnum() or token[0] == "_"
                 i = lower.find(token)
                 while i >= 0:
@@ -2778,17 +2842,15 @@ class _Alternative:
                     i = lower.find(token, i + 1)
             matches = (m for m in map(pattern.match, [haystack] * len(positions), sorted(positions)) if m)
         for m in matches:
-            if m.end() > m.start() and not (check and check(lower, m.start())) and self._clause_holds(lower, m):
+            if m.end() > m.start() and not (check and check(lower, m.start())) and self._clause_holds(lower, m, tokens):
                 return m.start(), m.end()
         return None
 
-    def _clause_holds(self, lower: str, m: re.Match[str]) -> bool:
+    def _clause_holds(self, lower: str, m: re.Match[str], tokens: set[str] | None) -> bool:
         if not self.needs and not self.unless:
             return True
         if self._clause is None:
-            import re
-
-            self._clause = [re.compile(p) for p in (*self.needs, self.unless or "(?!)")]
+            self._clause = [_search(p) for p in (*self.needs, self.unless or "(?!)")]
         start = max(lower.rfind(". ", 0, m.start()), lower.rfind("! ", 0, m.start()), lower.rfind("? ", 0, m.start()))
         start = max(start, lower.rfind("\n", 0, m.start())) + 1
         ends = [i for i in (lower.find(". ", m.end()), lower.find("! ", m.end()), lower.find("? ", m.end())) if i >= 0]
@@ -2796,7 +2858,49 @@ class _Alternative:
         newline = lower.find("\n", m.end())
         end = end if newline < 0 else min(end, newline)
         *needs, unless = self._clause
-        return all(p.search(lower, start, end) for p in needs) and not unless.search(lower, start, end)
+        return all(p.found(lower, start, end, tokens) for p in needs) and not unless.found(lower, start, end)
+
+
+class _Search:
+    """A pattern looked for in a stretch of text, tried only where one of its anchors (the words it
+    can begin with) starts a word, when it has anchors."""
+
+    __slots__ = ("pattern", "anchors")
+
+    def __init__(self, source: str, anchors: tuple[str, ...] = ()):
+        import re
+
+        self.pattern = re.compile(source)
+        self.anchors = {token: _key(token) for token in anchors}
+
+    def found(self, lower: str, start: int, end: int, tokens: set[str] | None = None) -> bool:
+        if not self.anchors or tokens is None:
+            return self.pattern.search(lower, start, end) is not None
+        match = self.pattern.match
+        for token, key in self.anchors.items():
+            if key not in tokens:
+                continue
+            i = lower.find(token, start, end)
+            while i >= 0:
+                if (i == 0 or not (lower[i - 1].isalnum() or lower[i - 1] == "_")) and match(lower, i, end):
+                    return True
+                i = lower.find(token, i + 1, end)
+        return False
+
+
+_SEARCHES: dict[object, _Search] = {}
+
+
+def _search(need: str | tuple[str, str]) -> _Search:
+    """The compiled form of a ``needs`` item: a pattern, or (anchor words, pattern); shared."""
+    found = _SEARCHES.get(need)
+    if found is None:
+        if isinstance(need, tuple):
+            found = _Search(need[1], tuple(need[0].split()))
+        else:
+            found = _Search(need)
+        _SEARCHES[need] = found
+    return found
 
 
 def _gate_group(group: str) -> frozenset[str]:
@@ -2864,7 +2968,8 @@ _FIRST6 = itemgetter(slice(None, 6))
 
 # A negation right before the words ("never ignore", "do not bypass", "don't ever skip").
 _NEG_NEAR = _Lazy(
-    r"(?:\bnever|\bnot|n't|\bdont|\bavoid|\bwithout|\bstop|\brefuse\s+to|\bnor|\bno\s+one\s+should|\bprevents?"
+    r"(?:\bnever|\bnot|n't|\bdont|\bavoid|\bwithout|\bstop|\brefuse\s+to|\brefrain\s+from|\bno\s+need\s+to|\bnor"
+    r"|\bno\s+one\s+should|\bprevents?"
     r"|\bpreventing|\bagainst|\bforbid(?:s|den)?|\bprohibit(?:s|ed)?|\bdisallow(?:s|ed)?)"
     r"(?:\s+(?:ever|just|simply|silently|blindly|accidentally|quietly|casually|be\s+tempted\s+to|try\s+to|attempt\s+to"
     r"|allowed\s+to|permitted\s+to|able\s+to|going\s+to|want\s+to|need\s+to|to|you|the\s+agent|agents?|anyone|it))*"
@@ -2898,7 +3003,13 @@ def _no_secrets_before(lower: str, start: int) -> bool:
 
 
 _SECRETS = _Lazy("")  # _BULK, set by _rule_sources()
-_CHECKS = {"N": _negated_near, "S": _negated_in_sentence, "SB": _no_secrets_before}
+
+
+def _not_negated_near(lower: str, start: int) -> bool:
+    return not _negated_near(lower, start)
+
+
+_CHECKS = {"N": _negated_near, "NEG": _not_negated_near, "S": _negated_in_sentence, "SB": _no_secrets_before}
 
 # Encoded payloads: a run of base64 or hex, or of escapes, judged by _encoded_blob.
 _BLOB = _Lazy(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/=_-]{20,}")
@@ -2998,14 +3109,19 @@ def _scan_patterns(text: str, gate: bool = True) -> list[tuple[str, int, int]]:
         candidates: set[int] = set()
         for token in _INDEX_KEYS & tokens:
             candidates.update(_INDEX[token])
-        chosen = [
-            alternatives[n] for n in sorted(candidates) if all(not g.isdisjoint(tokens) for g in alternatives[n].groups)
-        ]
+        chosen = []
+        for n in sorted(candidates):
+            for group in alternatives[n].groups:
+                if group.isdisjoint(tokens):
+                    break
+            else:
+                chosen.append(alternatives[n])
     else:
         chosen = alternatives
+        tokens = set()
     out: list[tuple[str, int, int]] = []
     for alternative in chosen:
-        span = alternative.first(text, lower, gate)
+        span = alternative.first(text, lower, tokens if gate else None)
         if span is not None:
             out.append((alternative.rule, *span))
     if len(text) >= 20:
