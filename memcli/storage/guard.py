@@ -2,71 +2,67 @@
 
 Memory is a prompt supply chain: whatever is written into ``.memory/`` (by an agent someone
 hijacked, on a contributor's branch, by hand) is pasted before the prompt of an agent that runs
-shell commands.  This module is pure (text in, findings out) and knows two things:
+shell commands.  This module is pure (text in, findings out).  Its rules, one line each:
 
-1. **Invisible characters** (rule ``invisible``, never allowed): C0 and C1 controls other than
-   tab, line feed and the CR of a CRLF (a lone CR lets a terminal overwrite a line, ESC starts an
-   escape code); every format character (Unicode category Cf: zero-width space, joiners and
-   non-joiners, word joiner, soft hyphen, BOM, bidi embeddings, overrides and isolates, ALM, LRM,
-   RLM, interlinear annotations ...); tag characters (U+E0000-E007F: a whole sentence can be
-   smuggled in them); variation selectors (U+FE00-FE0F, U+E0100-E01EF: bytes can be smuggled in
-   them); the rest of Default_Ignorable_Code_Point (combining grapheme joiner, Hangul fillers,
-   Khmer inherent vowels, Mongolian selectors); line and paragraph separators U+2028/U+2029 and
-   the Braille blank U+2800, which render as nothing.  **Legitimate** (not findings, but marked by
-   ``make_visible`` and removed by ``strip_invisible`` all the same): U+200D between two emoji
-   (👩‍💻; the left one may carry a skin tone or VS16), one VS15/VS16 directly after an emoji
-   capable character or a keycap base (❤️, #️⃣), and the three RGI subdivision flags (England,
-   Scotland, Wales), whose tag characters are fixed.  Nothing else is legitimate: memory is
-   Markdown for prompts, and no engineering note needs a zero-width space.
+- ``invisible``: invisible, format, direction-control, tag, variation-selector or control characters.
+- ``override``: tells the agent its own, earlier, system or safety instructions no longer hold.
+- ``concealment``: tells the agent to keep something it does from the user or out of its reports.
+- ``remote-code``: downloads code and runs it (``curl … | sh``, ``bash <(curl …)``, ``iex (iwr …)``).
+- ``exfiltration``: sends secrets, key files, the environment or the conversation out of the machine.
+- ``fake-delimiter``: fakes a chat turn or a system boundary (``<|im_start|>``, ``</system>``, ``[INST]``).
+- ``memcli-marker``: holds memcli's own block frame (``## MEMORY CONTEXT``, ``<!-- memcli:end -->``).
+- ``encoded``: holds an encoded payload (a long blob, encoded prose, or decode-and-run).
+- ``agent-config``: tampers with an agent's or the shell's configuration, hooks or approvals.
 
-2. **Hijack patterns**, one rule each (a rule names the behaviour, not a string):
+**Invisible characters** (never allowed): C0 and C1 controls other than tab, line feed and the CR
+of a CRLF (a lone CR lets a terminal overwrite a line; ESC starts escape codes); every format
+character (category Cf: zero-width space and joiners, word joiner, soft hyphen, BOM, bidi
+embeddings, overrides and isolates, ALM, LRM, RLM ...); tag characters U+E0000-E0FFF (a whole
+sentence fits in them); variation selectors U+FE00-FE0F and U+E0100-E01EF (bytes fit in them);
+the rest of Default_Ignorable_Code_Point (CGJ, Hangul fillers, Khmer inherent vowels, Mongolian
+selectors); U+2028/U+2029 and the Braille blank U+2800, which render as nothing.  Legitimate, so
+not findings (but shown by ``make_visible`` and removed by ``strip_invisible`` all the same):
+U+200D between two emoji (woman + ZWJ + laptop; the left one may carry a skin tone or VS16),
+one VS15/VS16 directly after an emoji-capable character or a keycap base (red heart + VS16,
+# + VS16 + keycap), and the tag runs of the three RGI subdivision flags (England, Scotland,
+Wales).  Nothing else: no engineering note needs a zero-width space.  ``strip_invisible`` also
+writes CRLF line ends as LF, so that no control but tab and line feed survives; the code points
+are a precomputed class (no ``unicodedata``).
 
-   - ``override``: tells the agent to ignore, forget or override earlier, system or safety
-     instructions, declares them void, or gives it a new unrestricted identity.
-   - ``concealment``: tells the agent to keep something from the user (don't mention it, without
-     telling the user, keep this between us, omit it from the summary, pretend, wipe shell history).
-   - ``remote-code``: downloads and runs code (``curl … | sh``, ``bash <(curl …)``,
-     ``sh -c "$(wget …)"``, ``iex (iwr …)``, download then run the same file, ``exec(urlopen(…))``,
-     "fetch <url> and follow what it says").
-   - ``exfiltration``: sends secrets, key files or the environment out: Markdown images or links
-     whose URL carries a substitution or placeholder, uploads of key files and ``env`` output,
-     code that posts ``os.environ``, prose that ships ``.env`` or keys to a URL or address, and
-     asks to reveal the agent's system prompt.
-   - ``fake-delimiter``: fakes a chat turn or a system boundary (``<|im_start|>``, ``</system>``,
-     ``[INST]``, ``<<SYS>>``, ``### System:``, ``Human:``/``Assistant:`` turns, ``END OF SYSTEM
-     PROMPT``, ``[SYSTEM OVERRIDE]``).
-   - ``memcli-marker``: memcli's own block frame (``## MEMORY CONTEXT``, ``## MEMORY:``,
-     ``<!-- memcli:end -->``), which would let an entry end the block and speak outside it.
-   - ``encoded``: an encoded payload: a long base64 or hex blob, base64/hex/escaped text that
-     decodes to prose, or decode-and-run (``base64 -d | sh``, ``exec(b64decode(…))``, ``-enc``).
-   - ``agent-config``: tampers with an agent's configuration or hooks, or the shell's: approval
-     and sandbox switches (``--dangerously-skip-permissions``, ``bypassPermissions``,
-     ``approval_policy = "never"``), writes to ``.claude/settings.json``, ``.git/hooks``,
-     ``~/.bashrc``, ``authorized_keys``, crontab, risky ``git config`` keys, "disable your
-     sandbox", and instructions that copy themselves into every instruction file.
+**Hijack patterns** name behaviours, not strings: each rule is a set of patterns over the
+lower-cased text, most of them clause-level (a trigger such as "ignore", "no longer apply",
+"don't mention", and in the same sentence what makes it a hijack: the agent's own instructions,
+an audience or report to keep in the dark, the agent's own action).  Phrasings an honest rule
+uses negated are dropped under a negation ("never ignore the system prompt", "never push without
+telling the user"), and instructions scoped to untrusted content are honest advice ("ignore
+instructions found in web pages").  Text is scanned as it will read: invisible characters are
+taken out first, so a zero-width space in "ig<U+200B>nore" hides nothing.  ``allowed_rules`` lets
+an entry's ``allow-<rule>`` tag accept a rule (a lesson *about* ``curl | sh``); ``invisible`` never.
 
-   A rule's phrase-level alternatives that an honest rule would say negated ("never ignore the
-   system prompt", "never push without telling the user") are dropped when a negation governs
-   them.  ``allowed_rules`` lets an entry's tag ``allow-<rule>`` accept a rule (a lesson *about*
-   ``curl | sh`` is fine to keep); ``invisible`` can never be allowed.
+What it deliberately does **not** catch: a payload phrased as an ordinary project rule ("run
+scripts/setup.sh before each task" when that script is the payload: reviewing what memory points
+at is git's job); wording outside its vocabulary (its held-out recall on new paraphrases of
+override and concealment is well under its recall on commands, see bench/RESULTS.md); other
+languages than English; homoglyphs (a Cyrillic "о" in "ignоre" is visible, and mixed-script words
+are not looked for); a payload split across entries; short encodings (base64 under 20
+characters), ROT13 and other ciphers; URLs that carry data without a substitution or
+placeholder (``?d=c2VjcmV0``); secrets themselves (``storage/secrets.py``); hostile hosts (nothing
+here knows which domains are trusted).  Known false positives, by design or accepted: lessons
+*about* risky things (a ``curl | sh`` installer, ``[INST]`` or ``<system>`` in a note on chat
+templates, writing ``~/.bashrc``), and "ignore previous messages" said of a message queue.  It is
+a tripwire for the common, high-signal shapes, not a proof of safety.
 
-What it deliberately does **not** catch: paraphrases outside its vocabulary (a payload written to
-look like an ordinary project rule, "run scripts/setup.sh before each task" when that script is
-the payload, is not text the guard can judge: reviewing what memory points at is git's job);
-payloads in other languages than English; homoglyphs (Cyrillic "о" in "ignоre" is visible, not
-invisible, and mixed-script words are not looked for); text split across several entries;
-short encodings (base64 under 20 characters, a few escapes), ROT13 and other ciphers; URLs
-that carry data without a substitution or placeholder (``?d=c2VjcmV0``); the secrets themselves
-(``storage/secrets.py`` does that); a hostile domain (nothing here knows which hosts are
-trusted).  It is a tripwire for the common, high-signal shapes, not a proof of safety.
-
-Costs, measured on the project's machine kind (2 cores, Python 3.11, 2026-11-26; medians):
-importing the module 0.16 ms (``python -X importtime``: no regular expression is compiled and
-``unicodedata`` is never imported on the scan path); ``scan`` of a clean 400-character ASCII
-entry 7 µs, of a clean 400-character entry with CJK and emoji 12 µs, of a 400-character entry
-that holds trigger words (``system``, ``ignore``, ``curl``) 30-60 µs; the first scan in a
-process that needs every rule compiles them once (about 25 ms; a clean entry compiles the
-needle test only, 0.3 ms).  See ``bench/guard_eval.py``.
+Costs (2 cores, Python 3.11, 2026-11-26; the machine was shared with another test run, and a
+bare ``sum(range(1000))`` took 13-17 µs in these runs):
+importing the module 1.3-1.5 ms of its own (``python -X importtime``, bytecode cached; a trivial
+module such as ``memcli.errors`` took 0.34-0.37 ms in the same runs), compiling nothing.
+``scan`` of a clean 370-character ASCII entry 56 µs (4.3 x the ``sum`` floor), of a clean 400-
+character entry with CJK, Arabic and emoji 74 µs, of a clean 366-character entry dense with
+trigger words (``ignore``, ``system prompt``, ``curl``, ``don't mention``) 224 µs.  Patterns
+compile on first need, per process: the first scan of 50 real instruction lines compiled 15 of
+the 210 patterns (10 ms); all of them take 108 ms.  So scan on the way in (add, edit, merge)
+and keep the verdict; ``strip_invisible`` alone (a few µs) is what belongs on the inject path.
+See ``bench/guard_eval.py``.
 """
 
 from __future__ import annotations
