@@ -54,7 +54,7 @@ a tripwire for the common, high-signal shapes, not a proof of safety.
 
 Costs (2 cores, Python 3.11, 2026-11-26; the machine was shared with another test run, and a
 bare ``sum(range(1000))`` took 13-17 µs in these runs):
-importing the module 1.3-1.5 ms of its own (``python -X importtime``, bytecode cached; a trivial
+importing the module 1.1-1.5 ms of its own (``python -X importtime``, bytecode cached; a trivial
 module such as ``memcli.errors`` took 0.34-0.37 ms in the same runs), compiling nothing.
 ``scan`` of a clean 370-character ASCII entry 56 µs (4.3 x the ``sum`` floor), of a clean 400-
 character entry with CJK, Arabic and emoji 74 µs, of a clean 366-character entry dense with
