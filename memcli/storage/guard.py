@@ -3053,7 +3053,7 @@ def _blob_payload(chunk: str) -> bool:
 
     body = chunk.rstrip("=")
     if all(c in _HEX for c in body):
-        if len(body) >= 130:
+        if len(body) >= 130 and len(set(body.lower())) >= 8:  # a run of one letter ("dddd…") encodes nothing
             return True
         return len(body) >= 24 and len(body) % 2 == 0 and _prose(binascii.unhexlify(body))
     if (
