@@ -342,12 +342,13 @@ def search(
     from memcli.storage.citations import cited_paths, missing
 
     root = str(store.layout.root)
-    prov = trust.provenance(store.layout) if hits else None
-    for hit in hits:  # the few paths of the hits shown: one lstat each
-        hit.stale = missing(root, cited_paths(hit.body))
-        hit.superseded_by = index.newest_version(hit) if archived else None
-        assert prov is not None
-        hit.held = trust.verdict(prov, hit.agent, hit.category, hit.id, hit.date, hit.tags, hit.body)
+    if hits:
+        prov, memo = trust.provenance(store.layout), trust.Verdicts(store.layout)
+        for hit in hits:  # the few paths of the hits shown: one lstat each
+            hit.stale = missing(root, cited_paths(hit.body))
+            hit.superseded_by = index.newest_version(hit) if archived else None
+            hit.held = trust.verdict(prov, hit.agent, hit.category, hit.id, hit.date, hit.tags, hit.body, memo)
+        memo.save()
     return hits, index.notice()
 
 
@@ -362,11 +363,15 @@ def held(store: Store, rows: list[Located]) -> dict[int, str | None]:
 
     if not rows:
         return {}
-    prov = trust.provenance(store.layout)
-    return {
-        id(r): trust.verdict(prov, r.agent, r.category, r.entry.id, r.entry.header_date, r.entry.tags, r.entry.body)
+    prov, memo = trust.provenance(store.layout), trust.Verdicts(store.layout)
+    found = {
+        id(r): trust.verdict(
+            prov, r.agent, r.category, r.entry.id, r.entry.header_date, r.entry.tags, r.entry.body, memo
+        )
         for r in rows
     }
+    memo.save()
+    return found
 
 
 def supersede(

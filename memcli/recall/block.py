@@ -15,7 +15,6 @@ import math
 import re
 
 from memcli.storage import vault
-from memcli.storage.guard import strip_invisible
 from memcli.storage.injected_block import END, START, neutralise
 from memcli.recall.trust import LEFT_OUT, short
 from memcli.errors import MemcliError
@@ -164,30 +163,35 @@ class Selection:
         }
 
 
-_STRUCTURE = re.compile(
+# Compiled when first needed (each costs a few hundred microseconds, and most blocks need none).
+_STRUCTURE = (
     r"(?m)^(?=[ \t]*(?:(?:Project|Pinned|Last Session|Relevant Decisions|Relevant Lessons|Open Tasks"
     r"|Recovering previous session|Held back):|-{3,}[ \t]*$|##[ \t]*MEMORY))"
 )
-
-
-_LINE_BREAKS = re.compile("\r\n?|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
-_ROLE = re.compile(r"<\|([^|<>\n]{0,40})\|>|<(/?)(system|assistant|user|human|tool)>|\[(/?)INST\]|<<(/?)SYS>>", re.I)
+_LINE_BREAKS = "\r\n?|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]"
+_ROLE = r"<\|([^|<>\n]{0,40})\|>|<(/?)(system|assistant|user|human|tool)>|\[(/?)INST\]|<<(/?)SYS>>"
 
 
 def _clean(text: str) -> str:
     """Text as it may stand in a block: every invisible or direction-control character gone (so a
     trusted entry that holds them cannot hide a heading or an end line behind them), every line
     break a newline, and chat-role delimiters broken (``<|im_start|>`` reads ``<| im_start |>``)."""
-    text = strip_invisible(_LINE_BREAKS.sub("\n", text))
-    if "<" in text or "[" in text:
-        text = _ROLE.sub(lambda m: m.group(0).replace("<", "< ").replace(">", " >").replace("[", "[ "), text)
+    if not text.isascii() or not text.replace("\n", "").replace("\t", "").isprintable():
+        from memcli.storage.guard import strip_invisible  # (plain ASCII text, the usual, needs no import)
+
+        text = strip_invisible(re.sub(_LINE_BREAKS, "\n", text))
+    if "<" in text or "INST" in text:
+        text = re.sub(
+            _ROLE, lambda m: m.group(0).replace("<", "< ").replace(">", " >").replace("[", "[ "), text, flags=re.I
+        )
     return text
 
 
 def _as_body(text: str) -> str:
-    """Multi-line text inside the block (the project text, the handoff): a line that would read as
-    one of the block's own headings, its end or a new block is indented, so it stays body text."""
-    return _STRUCTURE.sub("  ", _clean(text))
+    """Multi-line text inside the block (the project text, the handoff; ``_clean`` already): a line
+    that would read as one of the block's own headings, its end or a new block is indented, so it
+    stays body text."""
+    return re.sub(_STRUCTURE, "  ", text) if ":" in text or "--" in text or "#" in text else text
 
 
 def _one_line(text: str, limit: int = ITEM_CHARS) -> str:
@@ -211,7 +215,7 @@ def gather(
 
         project = (read_inside(layout.project_file, layout.memory) or b"").decode("utf-8")
         sel.project = _COMMENT.sub("", project)  # notes for humans, not for the agent
-        sel.project = re.sub(r"\n{3,}", "\n\n", sel.project)
+        sel.project = re.sub(r"\n{3,}", "\n\n", _clean(sel.project))
         if not _has_substance(sel.project):
             sel.project = ""  # the template as `init` wrote it, or headings alone: nothing to say
     except (OSError, UnicodeDecodeError, MemcliError) as exc:
@@ -227,6 +231,7 @@ def gather(
     from memcli.recall import trust
 
     known: list[trust.Provenance] = []
+    memo = trust.Verdicts(layout)  # the content rules' verdicts on texts seen before
 
     def provenance() -> trust.Provenance:
         """Asked once, after the first search has brought the index up to date: memory files that
@@ -237,7 +242,7 @@ def gather(
 
     def allowed(category: str, entry_id: int, date: str, tags: list[str], body: str) -> bool:
         """Whether the entry may steer the agent; if not, it is counted as held back."""
-        why = trust.verdict(provenance(), agent, category, entry_id, date, tags, body)
+        why = trust.verdict(provenance(), agent, category, entry_id, date, tags, body, memo)
         if why is None:
             return True
         if all(i != entry_id for _, i, _ in sel.held):
@@ -261,7 +266,7 @@ def gather(
 
         for e in current(store.read(agent, "handoffs")):  # newest first: the newest real one that may be shown
             if not is_compaction_summary(e) and allowed("handoffs", e.id, e.header_date, e.tags, e.body):
-                sel.handoff = Item(e.body.strip(), e.id)
+                sel.handoff = Item(_clean(e.body).strip(), e.id)
                 return
 
     index = None
@@ -277,9 +282,12 @@ def gather(
 
                 index = SearchIndex(store)
             # Only entries that hold the task's words: a neighbour's match costs tokens and helps nothing.
-            more = limit + HELD_SPARE  # room for held entries, which make way for the next ones
-            hits = index.search(command, agent=agent, category=category, limit=more, fresh=fresh, neighbours=False)
-            hits = [h for h in hits if allowed(category, h.id, h.date, h.tags, h.body)][:limit]
+            hits = index.search(command, agent=agent, category=category, limit=limit, fresh=fresh, neighbours=False)
+            shown = [h for h in hits if allowed(category, h.id, h.date, h.tags, h.body)]
+            if len(shown) < len(hits):  # held entries make way for the next ones
+                more = index.search(command, agent, category, limit + HELD_SPARE, fresh=False, neighbours=False)
+                shown = [h for h in more if allowed(category, h.id, h.date, h.tags, h.body)]
+            hits = shown[:limit]
             notice = index.notice()
             if fresh and notice:
                 warn(notice)
@@ -294,10 +302,10 @@ def gather(
                     elif ARCHIVED_TAG in h.tags:
                         sel.left_out.append(f"{category[:-1]} {h.id} (archived)")
             return [Item(_one_line(h.body), h.id, round(h.score, 4)) for h in hits]
-        shown = [
+        newest = [
             e for e in current(store.read(agent, category)) if allowed(category, e.id, e.header_date, e.tags, e.body)
         ]
-        return [Item(_one_line(e.body), e.id) for e in shown[:limit]]
+        return [Item(_one_line(e.body), e.id) for e in newest[:limit]]
 
     def decisions() -> None:
         sel.decisions = relevant("decisions", config.inject_decisions)
@@ -317,7 +325,7 @@ def gather(
         data = recover(layout, agent, config.checkpoint_max_age_days)
         if data:
             for m in data["messages"][-config.inject_snapshot_messages :]:
-                why = trust.flagged(str(m.get("text", "")), [])
+                why = trust.flagged(str(m.get("text", "")), [], memo)
                 if why:  # a hijacked session's words are not handed to the next one
                     sel.left_out.append(f"a snapshot message ({why})")
                     continue
@@ -347,7 +355,7 @@ def gather(
     guarded("stale references", lambda: _mark_stale(sel, str(layout.root)))
     prov = provenance()
     if sel.project:  # judged as written and as shown (without its comments)
-        why = trust.project_verdict(prov, project) or trust.project_verdict(prov, sel.project)
+        why = trust.project_verdict(prov, project, memo) or trust.project_verdict(prov, sel.project, memo)
         if why:
             sel.project = ""
             sel.held.append(("project text", None, why))
@@ -355,6 +363,7 @@ def gather(
     for key, hold in prov.entries(agent):
         if all(i != key[2] for _, i, _ in sel.held):
             sel.held.append((key[1][:-1] if key[1].endswith("s") else key[1], key[2], hold.reason()))
+    memo.save()
     pins = {p.id for p in sel.pinned}  # a pinned entry is shown once, as pinned
     sel.decisions = [d for d in sel.decisions if d.id not in pins]
     sel.lessons = [x for x in sel.lessons if x.id not in pins]

@@ -23,8 +23,74 @@ __all__ = ["NOTHING", "Provenance", "provenance", "flagged", "verdict", "project
 LEFT_OUT = "{n} {memories} from unreviewed or flagged changes left out: `memcli review`"
 
 
-def flagged(body: str, tags: list[str]) -> str | None:
+class Verdicts:
+    """The content rules' verdicts on texts seen before, kept between runs: ``inject`` judges every
+    open task and handoff it may show on every prompt, and the first scan of a text in a process
+    compiles the patterns it needs (tens of ms); a text's verdict is the same every time.  Kept
+    beside the provenance cache (in git's folder: a branch cannot ship a verdict), keyed by the
+    SHA-1 of the text and its tags and by the guard module's version."""
+
+    LIMIT = 50_000  # verdicts kept; past it the file starts again (a cache)
+
+    def __init__(self, layout: Layout):
+        import json
+        import os
+
+        from memcli.git.provenance import _git_dirs
+
+        dirs = _git_dirs(layout)
+        self.path = f"{dirs[0]}/memcli/verdicts.json" if dirs else str(layout.state / "verdicts.json")
+        # The rules' version without importing them (a verdict from other rules is judged again):
+        # the guard module's size and change time.
+        guard_file = os.path.join(os.path.dirname(os.path.dirname(__file__)), "storage", "guard.py")
+        try:
+            st = os.stat(guard_file)
+            self.version = f"{st.st_size}:{st.st_mtime_ns}"
+        except OSError:
+            self.version = "?"
+        self.new: dict[str, str] = {}
+        try:
+            with open(self.path, "rb") as handle:
+                data = json.loads(handle.read())
+            ok = isinstance(data, dict) and data.get("v") == self.version and isinstance(data.get("seen"), dict)
+            self.seen: dict[str, str] = data["seen"] if ok else {}
+        except (OSError, ValueError):
+            self.seen = {}
+
+    def get(self, body: str, tags: list[str]) -> str | None:
+        import hashlib
+
+        key = hashlib.sha1(f"{' '.join(tags)}\0{body}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        found = self.seen.get(key)
+        if found is None:
+            found = self.new[key] = self.seen[key] = _judge(body, tags) or ""
+        return found or None
+
+    def save(self) -> None:
+        if not self.new:
+            return
+        import json
+        import os
+        import tempfile
+
+        seen = self.seen if len(self.seen) <= self.LIMIT else self.new
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.path), prefix=".verdicts.", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps({"v": self.version, "seen": seen}))
+            os.replace(tmp, self.path)
+        except OSError:
+            pass
+        self.new = {}
+
+
+def flagged(body: str, tags: list[str], memo: Verdicts | None = None) -> str | None:
     """The first content rule ``body`` breaks that its tags do not allow, as a reason; else None."""
+    return memo.get(body, tags) if memo is not None else _judge(body, tags)
+
+
+def _judge(body: str, tags: list[str]) -> str | None:
     from memcli.storage import guard
 
     findings = guard.scan(body)
@@ -38,13 +104,20 @@ def flagged(body: str, tags: list[str]) -> str | None:
 
 
 def verdict(
-    prov: Provenance, agent: str, category: str, entry_id: int, date: str, tags: list[str], body: str
+    prov: Provenance,
+    agent: str,
+    category: str,
+    entry_id: int,
+    date: str,
+    tags: list[str],
+    body: str,
+    memo: Verdicts | None = None,
 ) -> str | None:
     """Why this entry may not steer an agent (one line), or None when it may."""
     hold = prov.held(agent, category, entry_id)
     if hold is not None:
         return hold.reason()
-    reason = flagged(body, tags)
+    reason = flagged(body, tags, memo)
     if reason and prov.is_trusted(agent, category, entry_id, date, tags, body):
         return None
     return reason
@@ -58,13 +131,13 @@ def short(reason: str) -> str:
     return f"held back: flagged {rule}"
 
 
-def project_verdict(prov: Provenance, text: str) -> str | None:
+def project_verdict(prov: Provenance, text: str, memo: Verdicts | None = None) -> str | None:
     """Why the project text may not head a block, or None."""
     from memcli.git.provenance import project_digest
 
     if prov.project is not None:
         return prov.project.reason()
-    reason = flagged(text, [])
+    reason = flagged(text, [], memo)
     if reason and prov.trusted and project_digest(text) in prov.trusted:
         return None
     return reason
