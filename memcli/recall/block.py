@@ -210,12 +210,13 @@ def gather(
 ) -> Selection:
     """Everything the block could hold, before the budget is applied.  Never raises MemcliError."""
     sel = Selection()
+    project = uncommented = ""
     try:
         from memcli.storage.fsutil import read_inside
 
         project = (read_inside(layout.project_file, layout.memory) or b"").decode("utf-8")
-        sel.project = _COMMENT.sub("", project)  # notes for humans, not for the agent
-        sel.project = re.sub(r"\n{3,}", "\n\n", _clean(sel.project))
+        uncommented = _COMMENT.sub("", project)  # notes for humans, not for the agent
+        sel.project = re.sub(r"\n{3,}", "\n\n", _clean(uncommented))
         if not _has_substance(sel.project):
             sel.project = ""  # the template as `init` wrote it, or headings alone: nothing to say
     except (OSError, UnicodeDecodeError, MemcliError) as exc:
@@ -355,7 +356,7 @@ def gather(
     guarded("stale references", lambda: _mark_stale(sel, str(layout.root)))
     prov = provenance()
     if sel.project:  # judged as written and as shown (without its comments)
-        why = trust.project_verdict(prov, project, memo) or trust.project_verdict(prov, sel.project, memo)
+        why = trust.project_verdict(prov, project, memo) or trust.project_verdict(prov, uncommented, memo)
         if why:
             sel.project = ""
             sel.held.append(("project text", None, why))
