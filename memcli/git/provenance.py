@@ -319,6 +319,23 @@ def provenance(layout: Layout, refresh: bool = False) -> Provenance:
 # ------------------------------------------------------------------------------ asking git
 
 
+def _found(layout: Layout) -> dict[str, Any] | None:
+    """git's folders as ``_git_dirs`` finds them (no process), with the work tree's top: the folder
+    that holds ``.git``.  None where only git can tell."""
+    if os.environ.get("GIT_DIR") or os.environ.get("GIT_WORK_TREE"):
+        return None
+    folder = os.path.abspath(str(layout.root))
+    while not os.path.exists(os.path.join(folder, ".git")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    dirs = _git_dirs(layout)
+    if dirs is None:
+        return None
+    return {"dir": os.path.realpath(dirs[0]), "common": os.path.realpath(dirs[1]), "top": os.path.realpath(folder)}
+
+
 def _where(layout: Layout) -> dict[str, Any] | None:
     """git's folders for the memory tree (absolute), or None outside git."""
     done = git(layout.root, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel")
@@ -424,9 +441,15 @@ def _log(top: str, args: list[str], memrel: str, stdin: str = "") -> list[Commit
     author is parsed here (they are the contributor's own text): ``%H %S`` then git's raw records."""
     from memcli.git.repo import git_input
 
+    return _parse_log(git_input(top, *_log_command(args, memrel), input=stdin, timeout=GIT_TIMEOUT * 3))
+
+
+def _log_command(args: list[str], memrel: str) -> list[str]:
     cmd = ["-c", "log.showRoot=true", "log", "--raw", "-c", "--no-abbrev", "--no-renames", "-z", "--source"]
-    cmd += ["--no-ext-diff", "--no-textconv", "--format=%n%H %S", *args, "--", memrel]
-    done = git_input(top, *cmd, input=stdin, timeout=GIT_TIMEOUT * 3)
+    return cmd + ["--no-ext-diff", "--no-textconv", "--format=%n%H %S", *args, "--", memrel]
+
+
+def _parse_log(done: Any) -> list[Commit]:
     if done is None or done.returncode != 0:
         raise GitFailed(done.stderr.strip() if done is not None else "git did not run")
     out: list[Commit] = []
@@ -587,7 +610,7 @@ def _entry_keys(e: Entry) -> list[str]:
 
 
 def _compute(layout: Layout, cache: str, in_git: bool) -> Provenance:
-    where = _where(layout)
+    where = _found(layout) or _where(layout)
     if where is None:
         if in_git:
             raise GitFailed("rev-parse")  # a repository git will not read now (ownership, a hang)
@@ -672,8 +695,13 @@ def _holds(
     ]
     if fetched:
         here.append("FETCH_HEAD")
-    checked_out = _log(top, here + not_t, memrel) if here else []
-    elsewhere = _log(top, ["--branches", "--remotes", "--tags"] + not_t, memrel) if refs else []
+    from memcli.git.repo import git_many
+
+    # Both at once (git reads; two cores): what is checked out, and every other branch and tag.
+    asked = [_log_command(here + not_t, memrel), _log_command(["--branches", "--remotes", "--tags"] + not_t, memrel)]
+    done = git_many(top, asked, timeout=GIT_TIMEOUT * 3)
+    checked_out = _parse_log(done[0]) if here else []
+    elsewhere = _parse_log(done[1]) if refs else []
     near = {c.id for c in checked_out}
     for c in checked_out + elsewhere:
         for path, _, new in c.wrote:
@@ -756,13 +784,19 @@ def _holds(
 def _differing(top: str, ref_t: str, memrel: str, prefix: str) -> list[str] | None:
     """Memory files whose content in the work tree differs from the trusted branch (tracked, or
     not yet), inside .memory/."""
-    done = git(top, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", ref_t, "--", memrel)
-    if done is None or done.returncode != 0:
+    from memcli.git.repo import git_many
+
+    done, untracked = git_many(  # side by side: each stats the whole work tree of memory
+        top,
+        [
+            ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", ref_t, "--", memrel],
+            ["ls-files", "-o", "-z", "--exclude-standard", "--", memrel],
+        ],
+        timeout=GIT_TIMEOUT * 3,
+    )
+    if done is None or done.returncode != 0 or untracked is None or untracked.returncode != 0:
         raise GitFailed("diff")
     names = [n for n in done.stdout.split("\0") if n.startswith(prefix)]
-    untracked = git(top, "ls-files", "-o", "-z", "--exclude-standard", "--", memrel)
-    if untracked is None or untracked.returncode != 0:
-        raise GitFailed("ls-files")
     names += [n for n in untracked.stdout.split("\0") if n.startswith(prefix)]
     return sorted({n[len(prefix) :] for n in names if not n[len(prefix) :].startswith(".vault/")})
 

@@ -38,6 +38,39 @@ def git_input_bytes(root: Path | str, *args: str, input: bytes, timeout: float =
     return result.stdout if result.returncode == 0 else None
 
 
+def git_many(
+    root: Path | str, commands: list[list[str]], timeout: float = 60
+) -> list[subprocess.CompletedProcess | None]:
+    """Several git commands at once (each its own process: git reads, so they may run side by
+    side); each result, or None where git was missing, hung or could not start."""
+    import time
+
+    started: list[subprocess.Popen | None] = []
+    for args in commands:
+        try:
+            started.append(
+                subprocess.Popen(
+                    ["git", "-C", str(root), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+                )
+            )
+        except OSError:
+            started.append(None)
+    deadline = time.monotonic() + timeout
+    out: list[subprocess.CompletedProcess | None] = []
+    for args, proc in zip(commands, started):
+        if proc is None:
+            out.append(None)
+            continue
+        try:
+            stdout, stderr = proc.communicate(timeout=max(0.1, deadline - time.monotonic()))
+            out.append(subprocess.CompletedProcess(args, proc.returncode, stdout, stderr))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            out.append(None)
+    return out
+
+
 def is_repo(root: Path) -> bool:
     result = git(root, "rev-parse", "--is-inside-work-tree")
     return bool(result and result.returncode == 0 and result.stdout.strip() == "true")
