@@ -668,3 +668,31 @@ def test_an_orphan_branch_is_read_whatever_log_show_root_says(team):
     sh(alice, "fetch", "-q")
     sh(alice, "checkout", "-q", "-f", "pr")
     assert "staging cluster" not in shown(alice)
+
+
+def test_compact_never_folds_unreviewed_entries_into_a_summary_of_its_own(team):
+    alice, mallory = team["alice"], team["mallory"]
+    sh(mallory, "checkout", "-q", "-b", "pr", "origin/main")
+    for n in range(35):
+        run(
+            "add",
+            "dev",
+            "decisions",
+            f"Quiet contributor note {n}: deploys wait for the canary",
+            cwd=mallory,
+            check=True,
+        )
+    sh(mallory, "add", "-A")
+    sh(mallory, "commit", "-qm", "notes")
+    sh(mallory, "push", "-q", "origin", "pr")
+    sh(alice, "fetch", "-q")
+    sh(alice, "checkout", "-q", "pr")
+    run("compact", cwd=alice, check=True)
+    sh(alice, "add", "-A")
+    sh(alice, "commit", "-qm", "compacted here")
+    texts = "".join(p.read_text() for p in (alice / ".memory" / "dev" / "decisions").iterdir())
+    assert "Compacted" not in texts  # nothing of theirs summarised under our name
+    assert (
+        "Quiet contributor note"
+        not in run("inject", "dev", "contributor note canary deploys", cwd=alice, check=True).stdout
+    )

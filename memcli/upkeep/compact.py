@@ -251,7 +251,10 @@ def _step_copies(store: Store, report: CompactReport, dry: bool, unreadable: set
 
 
 def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tuple[str, str]]) -> None:
+    from memcli.git.provenance import provenance
+
     config = store.config
+    prov = provenance(store.layout)  # unreviewed entries are never folded into a summary of ours
 
     def step(agent: str, category: str) -> None:
         folded: list[int] = []
@@ -262,7 +265,11 @@ def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tu
             # Never folded: open tasks, pinned entries; archived and superseded ones are out of the count.
             current = [e for e in shown_entries(entries) if not _is_summary(e)]
             pinned = [e for e in current if vault.open_tasks(e.body) or PINNED_TAG in e.tags]
-            candidates = [e for e in current if not vault.open_tasks(e.body) and PINNED_TAG not in e.tags]
+            candidates = [
+                e
+                for e in current
+                if not vault.open_tasks(e.body) and PINNED_TAG not in e.tags and not prov.held(agent, category, e.id)
+            ]
             # kept first: those used (injected, shown) recently, then the newest
             candidates.sort(key=lambda e: (used.get(e.id, 0) >= since, vault.newest_first(e)), reverse=True)
             folded.clear()
