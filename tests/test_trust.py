@@ -689,7 +689,7 @@ def test_compact_never_folds_unreviewed_entries_into_a_summary_of_its_own(team):
     sh(alice, "checkout", "-q", "pr")
     run("compact", cwd=alice, check=True)
     sh(alice, "add", "-A")
-    sh(alice, "commit", "-qm", "compacted here")
+    sh(alice, "commit", "-q", "--allow-empty", "-m", "compacted here")
     texts = "".join(p.read_text() for p in (alice / ".memory" / "dev" / "decisions").iterdir())
     assert "Compacted" not in texts  # nothing of theirs summarised under our name
     assert (
