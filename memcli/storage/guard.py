@@ -576,7 +576,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
     _N2 = (
         r"(?:rules|instructions?|guidelines|guidance|directions|directives|orders|policies|restrictions|constraints"
         r"|safeguards|guardrails|refusals?|refusal\s+behaviou?r|prompt|preamble|persona|programming|training|defaults"
-        r"|default\s+behaviou?r|limits|boundaries|principles|ethics|safety\s+\w+)\b"
+        r"|default\s+behaviou?r|limits|boundaries|principles|ethics|safety\s+\w+|briefing|caution|policy\s+layer"
+        r"|refusal\s+habits)\b"
     )
     _AGENT_WHO = r"(?:assistant|agent|model|ai|llm|bot|claude|copilot|codex|cursor)"
     _AGENT_SELF_NAMED = r"\b(?:your|the\s+" + _AGENT_WHO + r"'s)\s+(?:" + _ADJ + r"\s+){0,3}" + _N2
@@ -600,11 +601,14 @@ def _rule_sources() -> dict[str, list[tuple]]:
         r"\s+into\s+(?:you|the\s+" + _AGENT_WHO + r")\b|\b(?:anything|everything|whatever|nothing)\s+(?:that\s+)?"
         r"(?:the\s+)?(?:platform|vendor|operator|system|provider|developer|harness)\s+(?:has\s+)?(?:told|gave|put|said|set"
         r"|wrote|configured)\b|\bsystem[\s-]level\s+(?:instructions?|rules|prompts?|directives|text)\b|\b(?:original|initial)"
-        r"\s+system\s+(?:text|instructions?|prompt|message)\b|\bsafety\s+layer\b|\byour\s+context(?:\s+window)?\b"
+        r"\s+system\s+(?:text|instructions?|prompt|message)\b|\bsafety\s+layer\b|\byour\s+context(?:\s+window)?\b|"
+        + _AGENT_OWN
     )
     _AGENT_SELF_AT = (
         "your the assistant agent model ai llm bot claude copilot codex cursor whatever anything everything onboarding"
-        " nothing setup system original initial safety " + _G_NOUNS + " preamble defaults",
+        " nothing setup system original initial safety previous prior earlier above preceding content "
+        + _G_NOUNS
+        + " preamble defaults",
         _AGENT_SELF,
     )
 
@@ -1303,7 +1307,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 (
                     "retired stops stop counting longer replaced replace turned switched out outdated obsolete disregard"
                     " skip set discard honoring honouring bind binding reflects drop superseded mind suspended void forget"
-                    " wins prevails injected boilerplate disabled lifted relaxed waived revoked do does did will is are no",
+                    " wins prevails injected boilerplate disabled lifted relaxed waived revoked do does did will is are no"
+                    " expired deprecated outrank outranks sits sit overrule should must off",
                     _G_NOUNS + " preamble onboarding setup text layer defaults safeguards whatever anything everything"
                     " nothing your assistant agent model ai llm bot claude copilot codex cursor",
                 ),
@@ -1311,9 +1316,15 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"|turned\s+off|switched\s+off|out\s+of\s+date|outdated|obsolete|disregard|skip\s+(?:it|them|that|those)"
                 r"|set\s+(?:[\w'-]+\s+){0,4}?(?:aside|to\s+one\s+side)|discard|stop\s+honou?ring|(?:do|does|did|will)\s*(?:n'?t|not)"
                 r"\s+bind|(?:is|are)\s+(?:not\s+)?binding|drop|superseded|no\s+mind|suspended|void|forget|wins|prevails"
-                r"|(?:were|was)\s+injected|boilerplate|disabled|lifted|relaxed|waived|revoked)\b",
+                r"|(?:were|was)\s+injected|boilerplate|disabled|lifted|relaxed|waived|revoked|expired|deprecated|outranks?"
+                r"|sits?\s+above|overrule|(?:should|must)\s+not\s+be\s+applied|(?:are|is)\s+off)\b",
                 (_AGENT_SELF_AT,),
-                _UNTRUSTED_SCOPE + r"|" + _TOPIC_SCOPE,
+                _UNTRUSTED_SCOPE
+                + r"|"
+                + _TOPIC_SCOPE
+                + r"|\b(?:about|regarding|concerning)\s+(?!(?:the\s+|your\s+|all\s+)?(?:agents?|assistants?|ai|llms?|models?"
+                r"|bots?|safety|security|permissions?|approvals?|asking|confirm\w*|secrets?|credentials|keys|tokens|the\s+user"
+                r"|users|deleting|destructive|sandbox|this\s+(?:repo|repository|project|memory))\b)",
             ),
             # the agent's guidance named, then "disregard them" (the next sentence may do it)
             (
