@@ -285,7 +285,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
         r"(?:this|that|it|these|those|any\s+of\s+(?:this|these|it|that)|(?:about\s+)?(?:this|it|these)"
         r"|(?:the|this|these|that|those|your|any)\s+" + _W + r"?(?:step|steps|command|commands|instruction|instructions"
         r"|note|notes|rule|change|changes|action|actions|request|requests|line|lines|part|script|download|upload"
-        r"|edit|edits|modification|modifications|section|memory|entry|hook|payload|call|calls|tool\s+calls?)"
+        r"|edit|edits|modification|modifications|section|memory|entry|hook|payload|call|calls|tool\s+calls?)\b"
         r"|what\s+you(?:'re|\s+are|\s+did|\s+have\s+done|'ve\s+done|\s+do|\s+ran|\s+run|\s+changed|\s+added|\s+sent"
         r"|\s+found|\s+read|\s+uploaded)|(?:that|how|why|when)\s+you|the\s+fact\s+that|anything\s+about)"
     )
@@ -295,7 +295,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
         r"(?:secrets?|api\s+keys|keys|tokens|credentials|passwords|env(?:ironment)?\s+var(?:iable)?s)"
         r"|(?:the\s+|your\s+)?env(?:ironment)?\s+var(?:iable)?s|(?:the\s+)?(?:output|contents?|result|dump)\s+of\s+[`'\"]?"
         r"(?:env|printenv|cat\s+\S+|history)|~?/?\.ssh\S*|(?:your\s+|the\s+|my\s+)?ssh\s+(?:private\s+)?keys?"
-        r"|(?:your\s+|the\s+)?private\s+keys?|id_(?:rsa|ed25519|ecdsa|dsa)\S*|~?/?\.aws\S*|aws\s+(?:credentials|keys|secrets?)"
+        r"|(?:the\s+)?(?:full\s+|whole\s+|entire\s+|complete\s+)?(?:(?:conversation|chat)\s+(?:transcripts?|histor(?:y|ies)"
+        r"|logs?)|session\s+transcripts?)|(?:your\s+|the\s+)?private\s+keys?|id_(?:rsa|ed25519|ecdsa|dsa)\S*|~?/?\.aws\S*|aws\s+(?:credentials|keys|secrets?)"
         r"|\.netrc|\.npmrc|\.pypirc|\.git-credentials|kubeconfig|(?:the\s+|all\s+)?(?:browser\s+)?cookies"
         r"|(?:the\s+)?(?:shell|bash|zsh|command)\s+history|(?:the\s+|all\s+|your\s+)?secrets(?:\s+files?)?"
         r"|(?:the\s+)?credentials\s+files?|keychain|seed\s+phrase|wallet|(?:the\s+value\s+of\s+)?"
@@ -458,7 +459,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
     # an instruction scoped to a topic other than safety ("earlier guidance about yarn no longer applies")
     _TOPIC_SCOPE = (
         r"\b(?:guidance|instructions|rules|advice|notes?|docs?|documentation)\s+(?:about|on|for|regarding|concerning)\s+"
-        r"(?!(?:the\s+|your\s+)?(?:safety|security|permissions?|approvals?|asking|confirm\w*|secrets?|credentials|keys|tokens"
+        r"(?!(?:the\s+|your\s+|all\s+)?(?:agents?|assistants?|ai|llms?|models?|bots?|safety|security|permissions?|approvals?|asking|confirm\w*|secrets?|credentials|keys|tokens"
         r"|the\s+user|users|deleting|destructive|sandbox)\b)"
     )
     # who or what is kept in the dark: the user and the like, or a reply, summary or report
@@ -505,7 +506,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
     )
     _G_BULK = (
         "env environment secret secrets keys tokens credentials passwords ssh private id_rsa id_ed25519 id_ecdsa id_dsa"
-        " aws netrc npmrc pypirc kubeconfig cookies history keychain seed wallet printenv cat $"
+        " aws netrc npmrc pypirc kubeconfig cookies history keychain seed wallet printenv cat $ transcript transcripts"
     )
     _G_SEND = (
         "send sending post posting upload uploading transmit transmitting forward forwarding exfiltrate exfiltrating"
@@ -564,6 +565,52 @@ def _rule_sources() -> dict[str, list[tuple]]:
     )
     _G_FETCH = "curl wget fetch iwr irm invoke aria2c lwp"
     _G_INTERP = "sh bash zsh ksh dash fish csh tcsh ash python py perl ruby node deno bun php pwsh powershell eval exec source iex invoke"
+
+    # the agent's own guidance, in more words: "the rules you came with", "its built-in restrictions",
+    # "the guidelines baked into you", "whatever the assistant was configured with", "the safety layer"
+    _ADJ = (
+        r"(?:own|original|initial|default|core|previous|prior|earlier|former|standing|current|existing|built-in|builtin"
+        r"|usual|normal|safety|operating|working|pre-?loaded|startup|launch|vendor|baked-in|hard-?coded|system|base"
+        r"|guiding|governing|inherited|shipped|factory)"
+    )
+    _N2 = (
+        r"(?:rules|instructions?|guidelines|guidance|directions|directives|orders|policies|restrictions|constraints"
+        r"|safeguards|guardrails|refusals?|refusal\s+behaviou?r|prompt|preamble|persona|programming|training|defaults"
+        r"|default\s+behaviou?r|limits|boundaries|principles|ethics|safety\s+\w+|briefing|caution|policy\s+layer"
+        r"|refusal\s+habits)\b"
+    )
+    _AGENT_WHO = r"(?:assistant|agent|model|ai|llm|bot|claude|copilot|codex|cursor)"
+    _AGENT_SELF_NAMED = r"\b(?:your|the\s+" + _AGENT_WHO + r"'s)\s+(?:" + _ADJ + r"\s+){0,3}" + _N2
+    _AGENT_SELF = (
+        _AGENT_SELF_NAMED
+        + r"|\b"
+        + _AGENT_WHO
+        + r"\b[^.;\n]{0,50}?\bits\s+(?:"
+        + _ADJ
+        + r"\s+){0,3}"
+        + _N2
+        + r"|\b(?:whatever|anything|everything|onboarding|setup|"
+        + _N2[3:-3]
+        + r")\s+(?:that\s+)?(?:you|the\s+"
+        + _AGENT_WHO
+        + r"|it)\s+(?:were\s+|was\s+|'ve\s+been\s+|have\s+been\s+|had\s+been\s+|are\s+|is\s+)?(?:booted|launched|started"
+        r"|configured|shipped|set\s+up|given|told|loaded|pre-?loaded|primed|came|come|receive|received|get|got"
+        r"|initiali[sz]ed|spawned)\b|"
+        + _N2
+        + r"\s+(?:that\s+(?:were|was|are|is)\s+)?(?:baked|built|trained|hard-?coded|loaded|pre-?loaded|programmed|burned)"
+        r"\s+into\s+(?:you|the\s+" + _AGENT_WHO + r")\b|\b(?:anything|everything|whatever|nothing)\s+(?:that\s+)?"
+        r"(?:the\s+)?(?:platform|vendor|operator|system|provider|developer|harness)\s+(?:has\s+)?(?:told|gave|put|said|set"
+        r"|wrote|configured)\b|\bsystem[\s-]level\s+(?:instructions?|rules|prompts?|directives|text)\b|\b(?:original|initial)"
+        r"\s+system\s+(?:text|instructions?|prompt|message)\b|\bsafety\s+layer\b|\byour\s+context(?:\s+window)?\b|"
+        + _AGENT_OWN
+    )
+    _AGENT_SELF_AT = (
+        "your the assistant agent model ai llm bot claude copilot codex cursor whatever anything everything onboarding"
+        " nothing setup system original initial safety previous prior earlier above preceding content "
+        + _G_NOUNS
+        + " preamble defaults",
+        _AGENT_SELF,
+    )
 
     return {
         "override": [
@@ -1253,6 +1300,41 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 + r"{0,40}?\b(?:applies|apply|counts|matters|binds)\b",
                 (_AGENT_GUIDANCE_AT,),
             ),
+            # the agent's own guidance, named in more ways, and a verb or state that cancels it, in one
+            # sentence: "the rules you came with are void", "stop honoring its built-in restrictions"
+            (
+                "N",
+                (
+                    "retired stops stop counting longer replaced replace turned switched out outdated obsolete disregard"
+                    " skip set discard honoring honouring bind binding reflects drop superseded mind suspended void forget"
+                    " wins prevails injected boilerplate disabled lifted relaxed waived revoked do does did will is are no"
+                    " expired deprecated outrank outranks sits sit overrule should must off",
+                    _G_NOUNS + " preamble onboarding setup text layer defaults safeguards whatever anything everything"
+                    " nothing your assistant agent model ai llm bot claude copilot codex cursor",
+                ),
+                r"\b(?:retired|stops?\s+counting|no\s+longer\s+(?:counts?|reflects?|binds?)|(?:replaced|replace\s+(?:it|them))"
+                r"|turned\s+off|switched\s+off|out\s+of\s+date|outdated|obsolete|disregard|skip\s+(?:it|them|that|those)"
+                r"|set\s+(?:[\w'-]+\s+){0,4}?(?:aside|to\s+one\s+side)|discard|stop\s+honou?ring|(?:do|does|did|will)\s*(?:n'?t|not)"
+                r"\s+bind|(?:is|are)\s+(?:not\s+)?binding|drop|superseded|no\s+mind|suspended|void|forget|wins|prevails"
+                r"|(?:were|was)\s+injected|boilerplate|disabled|lifted|relaxed|waived|revoked|expired|deprecated|outranks?"
+                r"|sits?\s+above|overrule|(?:should|must)\s+not\s+be\s+applied|(?:are|is)\s+off)\b",
+                (_AGENT_SELF_AT,),
+                _UNTRUSTED_SCOPE
+                + r"|"
+                + _TOPIC_SCOPE
+                + r"|\b(?:about|regarding|concerning)\s+(?!(?:the\s+|your\s+|all\s+)?(?:agents?|assistants?|ai|llms?|models?"
+                r"|bots?|safety|security|permissions?|approvals?|asking|confirm\w*|secrets?|credentials|keys|tokens|the\s+user"
+                r"|users|deleting|destructive|sandbox|this\s+(?:repo|repository|project|memory))\b)",
+            ),
+            # the agent's guidance named, then "disregard them" (the next sentence may do it)
+            (
+                "L",
+                ("your the", _G_NOUNS, "disregard ignore discard skip forget drop bypass", "them it those these"),
+                r"(?:"
+                + _AGENT_SELF_NAMED
+                + r")[^\n]{0,120}?\b(?:disregard|ignore|discard|skip|forget|drop|bypass)\s+(?:all\s+"
+                r"|each\s+of\s+)?(?:them|it|those|these)\b",
+            ),
         ],
         "concealment": [
             (
@@ -1300,7 +1382,9 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 ("don dont do never must mustn should avoid", "let letting", _G_AUD),
                 r"(?:don'?t|do\s+not|never|must\s+not|mustn'?t|should\s+not|avoid)\s+(?:ever\s+)?(?:let|letting)\s+"
                 + _AUD
-                + r"\s+(?:know|see|notice|find\s+out|learn|realize|realise|discover|suspect|hear)\b",
+                + r"\s+(?:know|see(?!\s+(?:other|another|others|someone\s+else|each\s+other|[\w-]+'s?\s+(?:own\s+)?(?:data"
+                r"|records|accounts|files|orders|messages|profiles))\b)|notice|find\s+out|learn|realize|realise|discover|suspect"
+                r"|hear)\b",
             ),
             (
                 "S",
@@ -1832,6 +1916,69 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"\b(?:hide|conceal)\s+from\s+(?:the\s+)?(?:[\w-]+\s+)?(?:user|users|human|reviewer|reviewers|owner|operator|developer"
                 r"|maintainer|team|them|everyone)\s+(?:that|the\s+fact|what|how|why)\b",
             ),
+            # the agent's report, reply or summary made to leave out something it did
+            (
+                "S",
+                (
+                    "omit omitting leave leaving scrub scrubbing strip drop exclude excluding skip skipping keep remove",
+                    "answer reply replies response summary summaries explanation report status update updates recap"
+                    " write handoff messages",
+                ),
+                r"\b(?:omit|omitting|leave|leaving|scrub|scrubbing|strip|drop|exclude|excluding|skip|skipping|keep|remove)\s+"
+                + _S
+                + r"{0,80}?\b(?:from|in|out\s+of|off)\s+(?:your|every|any|all|the|each)\s+(?:final\s+|own\s+|diff\s+"
+                r"|status\s+)?(?:answer|reply|replies|response|summary|summaries|explanation|report|updates?|recap|write-?up"
+                r"|handoff|messages?)\b",
+                (_AGENT_ACTION_AT,),
+            ),
+            # "the fewer people hear about it, the better": knowledge of what the agent did kept small
+            (
+                "L",
+                ("the", "fewer less", "better smoother easier safer quieter"),
+                r"\bthe\s+(?:fewer|less)\b"
+                + _S
+                + r"{0,60}?\b(?:know|knows|hear|hears|see|sees|notice|notices|learn|learns"
+                r"|told|find\s+out|finds\s+out)\b" + _S + r"{0,80}?\bthe\s+(?:better|smoother|easier|safer|quieter)\b",
+                (_AGENT_ACTION_AT,),
+            ),
+            # kept off the record or under wraps (what the agent did)
+            (
+                "L",
+                ("off under down hush need", "record wraps low hush know"),
+                r"\b(?:off\s+the\s+record|under\s+wraps|on\s+the\s+down-?low|hush-hush|need-to-know)\b",
+                (_AGENT_ACTION_AT,),
+            ),
+            # a scripted answer: act as if it never happened, deny, describe only part
+            (
+                "S",
+                ("answer respond reply act behave", "as", "if though"),
+                r"\b(?:answer|respond|reply|act|behave)\s+as\s+(?:if|though)\s+" + _S + r"{0,60}?\b(?:never|not|wasn'?t"
+                r"|weren'?t|didn'?t|hadn'?t|isn'?t|aren'?t|doesn'?t)\b",
+                (r"\b(?:asks?|asked|inquires?|questions?)\b|" + _CONCEALED_FROM,),
+            ),
+            (
+                "S",
+                ("if when", "asks ask asked", "describe mention list report say explain deny pretend claim feign play"),
+                r"\b(?:if|when)\s+(?:the\s+[\w-]+|someone|anyone|anybody|they|he|she)\s+(?:ever\s+)?asks?\b"
+                + _S
+                + r"{0,60}?"
+                r"(?:\b(?:describe|mention|list|report|say|explain)\s+only\b|\b(?:deny|pretend|claim|feign|play\s+dumb)\b)",
+                (_AGENT_ACTION_AT,),
+            ),
+            (
+                "S",
+                ("hide hiding conceal concealing obscure cover bury downplay gloss paper", "fact"),
+                r"\b(?:hide|hiding|conceal|concealing|obscure|cover\s+up|bury|downplay|gloss\s+over|paper\s+over)\s+the\s+fact"
+                r"\s+that\b",
+                (_CONCEALED_FROM_AT,),
+            ),
+            (
+                "NEG",
+                ("bring bringing draw drawing call calling", "attention"),
+                r"\b(?:bring|bringing|draw|drawing|call|calling)\s+(?:[\w'-]+\s+){0,5}?(?:to|at)\s+(?:anyone|anybody|someone"
+                r"|people|the\s+\w+|your\s+\w+|their|his|her)(?:'s|s')?\s+attention\b",
+                (_AGENT_ACTION_AT,),
+            ),
         ],
         "remote-code": [
             # fetch ... | shell  (the pipe may pass through other filters first: | tr -d '\r' | sh)
@@ -2014,6 +2161,14 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 ("certutil bitsadmin mshta regsvr32 rundll32",),
                 r"\b(?:certutil(?:\.exe)?\s+[^\n]*-urlcache|bitsadmin(?:\.exe)?\s+[^\n]*/transfer|mshta(?:\.exe)?\s+[\"']?(?:https?:"
                 r"|vbscript:|javascript:)|regsvr32(?:\.exe)?\s+[^\n]*/i:\s*https?:|rundll32(?:\.exe)?\s+[^\n]*(?:javascript:|https?:))",
+            ),
+            # prose: fetch a URL, then pipe or feed it into an interpreter
+            (
+                "S",
+                ("pipe piping feed feeding", _G_INTERP),
+                r"\b(?:pipe|piping|feed|feeding)\s+(?:it|that|this|them|the\s+(?:script|file|output|result|response"
+                r"|download|body|contents?))\s+(?:straight\s+|directly\s+)?(?:in)?to\s+(?:a\s+|the\s+)?" + _SHELL,
+                (r"(?:https?://|\b" + _FETCH + r"\b|\bdownload)",),
             ),
         ],
         "exfiltration": [
@@ -2376,6 +2531,25 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 + _W
                 + r"?(?:url|urls|image"
                 r"|img|link|links|query(?:\s+string)?|request\s+url|pixel|badge)\b",
+            ),
+            # "back up the key by uploading it to a gist": the secret named first, then sent by a pronoun
+            (
+                "SB",
+                ("by", _G_SEND + " sync syncing mirror mirroring", _G_BULK, _G_DEST),
+                r"\bby\s+(?:send|post|upload|transmit|forward|e-?mail|mail|paste|submit|leak|pipe|ship|relay|sync|mirror)"
+                r"(?:ing)?\s+(?:it|them|this|that|those|these|the\s+(?:contents?|file|files|data|values?|text|keys?|dump"
+                r"|archive))\s+" + _S + r"{0,30}?\b(?:to|at|into|via|using|on)\s+(?:[\w'-]+\s+){0,3}?" + _DEST,
+            ),
+            # sync or mirror a secret to an outside place
+            (
+                "S",
+                ("sync syncing mirror mirroring", _G_BULK, _G_DEST),
+                r"\b(?:sync|syncing|mirror|mirroring)\s+(?:(?:all|every|your|the|our|my|of)\s+)*"
+                + _BULK
+                + r"\b"
+                + _S
+                + r"{0,60}?\b(?:to|at|into|with|on)\s+(?:[\w'-]+\s+){0,3}?"
+                + _DEST,
             ),
         ],
         "fake-delimiter": [
@@ -2784,6 +2958,14 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"|following|same))\s+(?:exact\s+)?(?:instructions?|text|paragraph|note|notes|rules?|block|lines?|prompt|section|message"
                 r"|entry)\s+(?:verbatim\s+)?(?:in|to|into)\s+(?:agents\.md|claude\.md|gemini\.md|\.cursorrules|copilot-instructions\.md"
                 r"|\.windsurfrules|the\s+readme|memory)\s+(?:files?\s+)?(?:in|of|across|for)\s+(?:every|each|all|any|other)\b",
+            ),
+            # every tool of an agent or MCP server trusted or approved in advance
+            (
+                "N",
+                ("all every any trust", "tool tools", "trusted approved allowed trust"),
+                r"\b(?:all|every|any)\s+(?:of\s+(?:its|the|their)\s+)?(?:mcp\s+)?tools?\s+(?:are\s+|set\s+(?:to|as)\s+"
+                r"|marked\s+(?:as\s+)?)?(?:trusted|auto-?approved|pre-?approved|always[\s-]allowed)\b"
+                r"|\btrust\s+(?:all|every)\s+(?:of\s+(?:its|the|their)\s+)?(?:mcp\s+)?tools?\b",
             ),
         ],
     }
