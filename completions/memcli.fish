@@ -148,7 +148,7 @@ complete -c memcli -n '__fish_seen_subcommand_from supersede' -l json -d 'Print 
 complete -c memcli -n '__fish_seen_subcommand_from supersede' -l dir -r -d 'Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards).'
 complete -c memcli -n '__fish_seen_subcommand_from supersede' -l help -s h -d 'Show this message and exit.'
 complete -c memcli -n '__fish_seen_subcommand_from supersede' -a '(memcli __complete agents 2>/dev/null)'
-complete -c memcli -n '__fish_seen_subcommand_from trust' -l branch -r -d 'Trust what this branch or ref brings.'
+complete -c memcli -n '__fish_seen_subcommand_from trust' -l branch -r -d 'Trust what this branch or ref brings (repeatable).'
 complete -c memcli -n '__fish_seen_subcommand_from trust' -l all -d 'Trust all that is held back now.'
 complete -c memcli -n '__fish_seen_subcommand_from trust' -l json -d 'Print the trusted entries as JSON.'
 complete -c memcli -n '__fish_seen_subcommand_from trust' -l dir -r -d 'Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards).'

@@ -53,7 +53,6 @@ VERSION = 2
 DEFAULT_BRANCHES = ("main", "master", "trunk")
 STATE_FILES = ("HEAD", "index", "logs/HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD", "FETCH_HEAD")
 COMMON_FILES = ("packed-refs", "config", f"{FOLDER}/{TRUST_FILE}", "FETCH_HEAD")
-MADE_HERE = ("commit", "merge", "pull", "rebase", "cherry-pick", "revert", "am")
 MIN_LINE = 4  # shorter lines ("-", "ok") say nothing a line can be held for
 GIT_TIMEOUT = 8.0  # seconds: a SessionStart hook has about ten
 ZERO = "0" * 40
@@ -70,7 +69,7 @@ class Poisoned(Exception):
 class Hold:
     """A memory file (or entries of it) held back, and why: the foreign commit that brought it."""
 
-    __slots__ = ("path", "commit", "author", "date", "ref", "subject", "keys", "stat")
+    __slots__ = ("path", "commit", "author", "date", "ref", "subject", "keys", "stat", "commits")
 
     def __init__(self, path: str, info: dict[str, str], keys: list[list[Any]], stat: list[int]):
         self.path = path  # inside .memory/, with '/'
@@ -81,6 +80,7 @@ class Hold:
         self.subject = info.get("subject", "")
         self.keys = keys  # [agent, category, id] of each entry held in it; [] for the project text
         self.stat = stat
+        self.commits: list[str] = list(info.get("commits") or [self.commit])
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,6 +92,7 @@ class Hold:
             "subject": self.subject,
             "keys": self.keys,
             "stat": self.stat,
+            "commits": self.commits,
         }
 
     @classmethod
@@ -229,6 +230,10 @@ def _stamp(layout: Layout, where: dict[str, Any]) -> list[list[int]]:
     files = [f"{gdir}/{name}" for name in STATE_FILES] + [f"{common}/{name}" for name in COMMON_FILES]
     files += [f"{common}/{ref}" for ref in where.get("refs", ())]
     files.append(str(layout.index_dir / "memcli-manifest.json"))  # memory files changed (a restore, a hand copy)
+    files.append(f"{gdir}/config.worktree")
+    home = os.path.expanduser("~")  # the user's git config may set memcli.trustedRef too
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    files += [os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config")]
     return [_stat(f) for f in files]
 
 
@@ -399,6 +404,26 @@ def trusted_ref(refs: dict[str, tuple[str, str]], config: dict[str, str]) -> tup
     return None, None
 
 
+_STEPS = ("(pick)", "(reword)", "(squash)", "(fixup)", "(edit)", "(continue)")
+
+
+def _made_a_commit(message: str) -> bool:
+    """Whether a reflog entry records a commit made here: ``commit…``, ``cherry-pick``,
+    ``revert``, ``am``, a merge git made (``… Merge made by``), a rebase's picked commits
+    (``rebase (pick)``, ``pull --rebase (pick)``, reword, squash, fixup, edit, continue).  Not a
+    rebase's start, finish or abort (they name the commit it started from or returned to), a
+    fast-forward, a checkout, a reset or a clone."""
+    action = message.split(":", 1)[0]
+    word = action.split(" ", 1)[0]
+    if word in ("commit", "cherry-pick", "revert", "am"):
+        return "Fast-forward" not in message and "fast-forward" not in message
+    if word in ("rebase", "pull"):
+        if any(step in action for step in _STEPS):
+            return True
+        return word == "pull" and "Merge made by" in message
+    return word == "merge" and "Merge made by" in message
+
+
 def _local_commits(where: dict[str, Any]) -> set[str]:
     """Commits made in this clone, as its reflogs record them (every work tree's and branch's):
     a commit, an amend, a merge git made or one concluded by hand, a rebase, a cherry-pick, a
@@ -417,14 +442,8 @@ def _local_commits(where: dict[str, Any]) -> set[str]:
         for line in text.splitlines():
             head, _, message = line.partition("\t")
             parts = head.split(" ", 2)
-            if len(parts) < 2:
-                continue
-            action = message.split(":", 1)[0].split(" (", 1)[0].split(" ", 1)[0]
-            if action not in MADE_HERE or "Fast-forward" in message or "fast-forward" in message:
-                continue
-            if action in ("merge", "pull") and "Merge made by" not in message:
-                continue  # a fast-forward, a pull that only moved the branch
-            made.add(parts[1])
+            if len(parts) >= 2 and _made_a_commit(message):
+                made.add(parts[1])
     return made
 
 
@@ -567,12 +586,32 @@ def _kind(rel: str) -> tuple[str, str] | str | None:
 
 def _line_key(line: str) -> str | None:
     line = line.replace("\r", "").strip()
+    if "$Id" in line:  # a branch's .gitattributes may ask git for `ident`: the work tree's copy expands it
+        line = _IDENT.sub("$Id$", line)
     if len(line) < MIN_LINE or line.startswith("<!-- id:") or line.strip("-") == "":
         return None
     return line
 
 
+_IDENT_RE = r"\$Id(?::[^$\n]*)?\$"
+
+
+class _Pattern:
+    def __init__(self, pattern: str):
+        self.pattern, self.compiled = pattern, None
+
+    def sub(self, repl: str, text: str) -> str:
+        import re
+
+        return re.sub(self.pattern, repl, text)
+
+
+_IDENT = _Pattern(_IDENT_RE)
+
+
 def _body_key(body: str) -> str:
+    if "$Id" in body:
+        body = _IDENT.sub("$Id$", body)
     return "\x00" + " ".join(body.replace("\r", "").split())
 
 
@@ -670,8 +709,8 @@ def _poisoned(top: str, memrel: str) -> str | None:
         raise GitFailed("ls-files")
     for record in done.stdout.split("\0"):
         info, _, path = record.partition("\t")
-        if path:
-            return f"git tracks memcli's cache ({path}): a branch must never carry .memory/.vault/"
+        if path:  # (not named: a file's name is the branch's own text, and the block is no place for it)
+            return "git tracks files in memcli's cache folder, .memory/.vault/, which no branch may carry"
     return None
 
 
@@ -702,17 +741,16 @@ def _holds(
     done = git_many(top, asked, timeout=GIT_TIMEOUT * 3)
     checked_out = _parse_log(done[0]) if here else []
     elsewhere = _parse_log(done[1]) if refs else []
-    near = {c.id for c in checked_out}
     for c in checked_out + elsewhere:
         for path, _, new in c.wrote:
             if new == "gitlink" and c.id not in made and os.path.exists(os.path.join(top, path)):
-                raise Poisoned(f"a submodule inside the memory ({path}), from commit {c.id[:10]}")
-    foreign = [c for c in checked_out if c.id not in made]
-    others = [c for c in elsewhere if c.id not in made and c.id not in near]
+                raise Poisoned(f"a submodule inside the memory, from commit {c.id[:10]}")
+    # Every foreign commit, checked out or on any other branch or tag: the lines it added are
+    # theirs wherever they land (a squash, a cherry-pick, a rebase of theirs, a file checked out).
+    foreign = list({c.id: c for c in checked_out + elsewhere if c.id not in made}.values())
     wanted = [b for c in foreign for _, parents, new in c.wrote for b in (*parents, new)]
-    wanted += [new for c in others for _, _, new in c.wrote]
     blobs = _blobs(top, wanted)
-    added: dict[str, Commit] = {}  # a line a foreign commit added (checked out) -> that commit
+    added: dict[str, Commit] = {}  # a line (or tag, or whole text) a foreign commit added -> that commit
     for c in foreign:
         for path, parents, new in c.wrote:
             if not path.startswith(prefix) or new not in blobs:
@@ -723,24 +761,15 @@ def _holds(
                 before |= _keys(rel, blobs.get(p, b""), bodies=False)
             for key in _keys(rel, blobs[new]) - before:
                 added.setdefault(key, c)
-    for c in others:  # not checked out: an entry copied whole from there is theirs
-        for path, _, new in c.wrote:
-            if not path.startswith(prefix) or new not in blobs:
-                continue
-            rel = path[len(prefix) :]
-            if _kind(rel) in ("project", "config"):
-                added.setdefault(_body_key(blobs[new].decode("utf-8", "replace")), c)
-            for e in _entries(rel, blobs[new]) if isinstance(_kind(rel), tuple) else ():
-                added.setdefault(_body_key(e.body), c)
     if not added:
         return [], False
     candidates = _differing(top, ref_t, memrel, prefix) if ref_t else None
     if candidates is None:
-        candidates = sorted({p[len(prefix) :] for c in foreign + others for p, _, _ in c.wrote if p.startswith(prefix)})
+        candidates = sorted({p[len(prefix) :] for c in foreign for p, _, _ in c.wrote if p.startswith(prefix)})
     reviewed = _blobs(top, [f"{ref_t}:{prefix}{rel}" for rel in candidates]) if ref_t else {}
     holds: list[Hold] = []
     config_held = False
-    named: dict[str, tuple[str, Commit, list[list[Any]], list[int]]] = {}
+    named: dict[str, tuple[str, list[Commit], list[list[Any]], list[int]]] = {}
     for rel, full in _files(layout, candidates):
         kind = _kind(rel)
         if kind is None:
@@ -753,31 +782,31 @@ def _holds(
         on_t = _keys(rel, reviewed[f"{ref_t}:{prefix}{rel}"]) if f"{ref_t}:{prefix}{rel}" in reviewed else set()
         if isinstance(kind, tuple):
             keys: list[list[Any]] = []
-            first: Commit | None = None
+            by: list[Commit] = []
             for e in _entries(rel, raw):
-                hit = next(
-                    (added[k] for k in (*_entry_keys(e), _body_key(e.body)) if k in added and k not in on_t), None
-                )
-                if hit is None or digest_of(kind[0], kind[1], e) in trusted:
+                hits = [added[k] for k in (*_entry_keys(e), _body_key(e.body)) if k in added and k not in on_t]
+                if not hits or digest_of(kind[0], kind[1], e) in trusted:
                     continue
                 keys.append([kind[0], kind[1], e.id])
-                first = first or hit
-            if keys and first is not None:
-                named[rel] = (rel, first, keys, _stat(full))
+                by.extend(c for c in hits if c not in by)
+            if keys:
+                named[rel] = (rel, by, keys, _stat(full))
         else:
             text = raw.decode("utf-8", "replace")
             lines = [k for k in map(_line_key, text.splitlines()) if k] + [_body_key(text)]
-            hit = next((added[k] for k in lines if k in added and k not in on_t), None)
-            if hit is None:
+            hits = [added[k] for k in lines if k in added and k not in on_t]
+            if not hits:
                 continue
             if kind == "config":
                 config_held = True
             elif project_digest(text) not in trusted:
-                named[rel] = (rel, hit, [], _stat(full))
-    infos = _infos(top, sorted({c.id for _, c, _, _ in named.values()}))
-    for rel, c, keys, st in named.values():
-        info = {**infos.get(c.id, {"commit": c.id}), "ref": c.ref}
-        holds.append(Hold(rel, info, keys, st))
+                named[rel] = (rel, list(dict.fromkeys(hits)), [], _stat(full))
+    infos = _infos(top, sorted({c.id for _, by, _, _ in named.values() for c in by[:1]}))
+    for rel, by, keys, st in named.values():
+        info = {**infos.get(by[0].id, {"commit": by[0].id}), "ref": by[0].ref}
+        hold = Hold(rel, info, keys, st)
+        hold.commits = [c.id for c in by]  # every commit whose lines it holds: trust --branch needs all
+        holds.append(hold)
     return holds, config_held
 
 
@@ -790,7 +819,7 @@ def _differing(top: str, ref_t: str, memrel: str, prefix: str) -> list[str] | No
         top,
         [
             ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", ref_t, "--", memrel],
-            ["ls-files", "-o", "-z", "--exclude-standard", "--", memrel],
+            ["ls-files", "-o", "-z", "--", memrel],  # ignored ones too (a branch's .gitignore hides nothing)
         ],
         timeout=GIT_TIMEOUT * 3,
     )

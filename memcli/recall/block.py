@@ -76,7 +76,7 @@ class Selection:
     def render(self) -> str:
         """The block as the original prints it (empty when there is nothing to say)."""
         if self.poisoned:
-            return f"\n\n{START}\n{FRAME}\n\n{self.held_line()}\n\n---\n{END}\n"
+            return neutralise(f"\n\n{START}\n{FRAME}\n\n{self.held_line()}\n\n---\n") + END + "\n"
         parts = [f"\n\n{START}", FRAME]
         has_content = False
         if self.project.strip() or not self.cut_project_entirely:
@@ -113,7 +113,8 @@ class Selection:
 
     def held_line(self) -> str:
         if self.poisoned:
-            return f"Held back: no memory is shown ({_clean(self.poisoned)}): `memcli review`."
+            why = " ".join(_clean(self.poisoned).split())  # one line, whatever it says
+            return f"Held back: no memory is shown ({why}): `memcli review`."
         n = len(self.held)
         return "Held back: " + LEFT_OUT.format(n=n, memories="memory" if n == 1 else "memories") + "."
 
@@ -164,12 +165,15 @@ class Selection:
 
 
 # Compiled when first needed (each costs a few hundred microseconds, and most blocks need none).
-_STRUCTURE = (
-    r"(?m)^(?=[ \t]*(?:(?:Project|Pinned|Last Session|Relevant Decisions|Relevant Lessons|Open Tasks"
-    r"|Recovering previous session|Held back):|-{3,}[ \t]*$|##[ \t]*MEMORY))"
+_STRUCTURE = (  # any case, after any spaces (no-break and ideographic ones too)
+    r"(?mi)^(?=\s*(?:(?:Project|Pinned|Last Session|Relevant Decisions|Relevant Lessons|Open Tasks"
+    r"|Recovering previous session|Held back)\s*:|[-\u2014\u2013_*=]{3,}\s*$|#+\s*MEMORY))"
 )
 _LINE_BREAKS = "\r\n?|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]"
-_ROLE = r"<\|([^|<>\n]{0,40})\|>|<(/?)(system|assistant|user|human|tool)>|\[(/?)INST\]|<<(/?)SYS>>"
+_ROLE = (  # ChatML's <|...|>, DeepSeek's <｜...｜> (any of <‹＜ and |｜), role tags, Llama's [INST] and <<SYS>>
+    r"[<\u2039\uff1c][|\uff5c]([^|\uff5c<>\n]{0,40})[|\uff5c][>\u203a\uff1e]"
+    r"|<(/?)(system|assistant|user|human|tool)>|\[(/?)INST\]|<<(/?)SYS>>"
+)
 
 
 def _clean(text: str) -> str:
@@ -180,18 +184,22 @@ def _clean(text: str) -> str:
         from memcli.storage.guard import strip_invisible  # (plain ASCII text, the usual, needs no import)
 
         text = strip_invisible(re.sub(_LINE_BREAKS, "\n", text))
-    if "<" in text or "INST" in text:
-        text = re.sub(
-            _ROLE, lambda m: m.group(0).replace("<", "< ").replace(">", " >").replace("[", "[ "), text, flags=re.I
-        )
+    if "<" in text or "INST" in text or "\u2039" in text or "\uff1c" in text:
+        text = re.sub(_ROLE, _broken, text, flags=re.I)
     return text
+
+
+def _broken(match: re.Match[str]) -> str:
+    """A role delimiter with a space after its opening and before its closing mark."""
+    found = match.group(0)
+    return found[0] + " " + found[1:-1] + " " + found[-1]
 
 
 def _as_body(text: str) -> str:
     """Multi-line text inside the block (the project text, the handoff; ``_clean`` already): a line
     that would read as one of the block's own headings, its end or a new block is indented, so it
     stays body text."""
-    return re.sub(_STRUCTURE, "  ", text) if ":" in text or "--" in text or "#" in text else text
+    return re.sub(_STRUCTURE, "  ", text)
 
 
 def _one_line(text: str, limit: int = ITEM_CHARS) -> str:
@@ -227,6 +235,14 @@ def gather(
         categories = ",".join(store.categories) if store else "decisions,lessons,tasks,projects,handoffs"
         sel.instructions = INSTRUCTIONS.format(dir=layout.memory, agent=agent, categories=categories)
     if store is None:
+        if sel.project and layout.exists():  # an agent id that is no agent's: the project text, judged
+            from memcli.recall import trust
+
+            prov = trust.provenance(layout)
+            why = trust.project_verdict(prov, project) or trust.project_verdict(prov, uncommented)
+            if why:
+                sel.project = ""
+                sel.held.append(("project text", None, why))
         return sel
     config = store.config
     from memcli.recall import trust
@@ -561,11 +577,13 @@ def build(
             warn(exc.message)
             store = None  # the project text only
     prov = None
-    if store is not None:
+    if layout.exists():
         from memcli.recall import trust
 
         prov = trust.provenance(layout)
-        if prov.config_held:  # a branch's config.toml (a budget of 40, say) does not shape the block
+        if (
+            prov.config_held and store is not None
+        ):  # a branch's config.toml (a budget of 40, say) does not shape the block
             warn("config.toml holds unreviewed changes; using the defaults (`memcli review`)")
             store = Store(layout, Config())
         if prov.poisoned:

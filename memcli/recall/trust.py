@@ -53,7 +53,8 @@ class Verdicts:
             with open(self.path, "rb") as handle:
                 data = json.loads(handle.read())
             ok = isinstance(data, dict) and data.get("v") == self.version and isinstance(data.get("seen"), dict)
-            self.seen: dict[str, str] = data["seen"] if ok else {}
+            seen = data["seen"] if ok else {}
+            self.seen: dict[str, str] = {k: v for k, v in seen.items() if isinstance(v, str)}
         except (OSError, ValueError):
             self.seen = {}
 

@@ -11,7 +11,8 @@ SPEC = CommandSpec(
 Trust is the reader's decision, kept in this clone (in .git/memcli/trusted; outside git in
 .memory/.vault/), never in a file a branch could ship. It names each entry's content as it is
 now: if the entry changes, it is held again until trusted again. --branch REF trusts every
-memory the branch brings that the trusted branch lacks; --all trusts everything `memcli review`
+memory the branch brings that the trusted branch lacks (an entry that also holds lines of another
+branch only with that branch too: --branch A --branch B); --all trusts everything `memcli review`
 holds back now.""",
     epilog="""Examples:
 
@@ -28,7 +29,15 @@ holds back now.""",
             "agent", "argument", help="Agent id (may be left out), or _project.", metavar="[AGENT]", synopsis="[AGENT]"
         ),
         Param("ids", "arguments", help="Ids of the entries.", metavar="ID...", synopsis="[ID...]"),
-        Param("branch", "option", flags=("--branch",), help="Trust what this branch or ref brings.", metavar="REF"),
+        Param(
+            "branch",
+            "options",
+            flags=("--branch",),
+            type=str,
+            default=None,
+            help="Trust what this branch or ref brings (repeatable).",
+            metavar="REF",
+        ),
         Param(
             "everything", "flag", flags=("--all",), type=bool, default=False, help="Trust all that is held back now."
         ),
@@ -41,7 +50,7 @@ def run(
     dir_option: str | None,
     agent: str | None = None,
     ids: list[str] | None = None,
-    branch: str | None = None,
+    branch: list[str] | None = None,
     everything: bool = False,
     as_json: bool = False,
 ) -> int:
@@ -71,10 +80,19 @@ def run(
         if branch:
             from memcli.git.provenance import branch_commits
 
-            commits = branch_commits(store.layout, branch)
-            if commits is None:
-                raise MemcliError(f"unknown branch or ref {branch!r}, or not a git repository")
-            items = [i for i in items if i.hold is not None and i.hold.commit in commits]
+            commits: set[str] = set()
+            for ref in branch:
+                brought = branch_commits(store.layout, ref)
+                if brought is None:
+                    raise MemcliError(f"unknown branch or ref {ref!r}, or not a git repository")
+                commits |= brought
+            mixed = [i for i in items if i.hold is not None and set(i.hold.commits) & commits]
+            # all that holds it back must come from that branch: a file two branches wrote is trusted
+            # only when each branch has been trusted
+            items = [i for i in items if i.hold is not None and set(i.hold.commits) <= commits]
+            for i in mixed:
+                if i not in items:
+                    echo(f"not trusted: {i.path} also holds lines of other branches (name them too)", err=True)
         for item in items:
             if item.id is None:
                 trust.trust_project(store)
