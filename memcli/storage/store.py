@@ -8,8 +8,9 @@ whole category) are still read, and their entries edited and removed in place; m
 writes a new entry into one (``memcli migrate`` moves their entries into entry files).
 
 Reads never take the lock.  Every write takes the memory lock, re-reads what it changes and
-replaces files atomically, so concurrent processes never lose an entry.  A removal deletes the
-entry's file (or the entry from a category file).  ``<agent>/.removed`` files written by memcli
+replaces files atomically, so concurrent processes never lose an entry.  A removal takes the
+entry out of its file; a file left with no entry is deleted, or, where git tracks it, left empty
+(a tombstone: see ``_kept_when_emptied``) so that a branch that edited it merges.  ``<agent>/.removed`` files written by memcli
 0.1 are still honoured, and ``compact`` applies them.
 """
 
@@ -385,9 +386,16 @@ class Store:
 
     def category_files(self) -> list[str]:
         """The AITEAM-X category files in the tree (``agent/category.md``): what ``migrate`` moves
-        into entry files."""
+        into entry files.  An empty one (a tombstone: its entries were removed) holds nothing to move."""
         memory = self.layout.memory
-        return [f"{a}/{c}.md" for a in self.agents() for c in self.categories if os.path.isfile(memory / a / f"{c}.md")]
+        found = []
+        for a in self.agents():
+            for c in self.categories:
+                path = memory / a / f"{c}.md"
+                with contextlib.suppress(OSError):
+                    if os.path.isfile(path) and os.path.getsize(path):
+                        found.append(f"{a}/{c}.md")
+        return found
 
     def sources(self, agent: str, category: str) -> list[tuple[str, bytes]]:
         """The category's files as (key, bytes): see ``category_sources``."""
@@ -540,22 +548,52 @@ class Store:
             key = f"{stem}-{n}.md"
 
     def _write_files(self, agent: str, category: str, plan: dict[str, list[Entry]]) -> None:
-        """Write each file of ``plan`` (key -> its entries; no entries: the file is deleted), then
+        """Write each file of ``plan`` (key -> its entries; no entries: the file is deleted, or emptied
+        where git tracks it: ``_kept_when_emptied``), then
         tell the listeners.  Call under the lock.  Not atomic as a whole: the order makes a crash
         part-way leave copies, never losses (a summary before the files it folds are deleted)."""
         memory = self.layout.memory
         # New files first, files that lose entries after, deletions last: a crash between two writes
         # (kill -9 during a compaction) can leave an entry twice (its file and a summary), never none.
         order = sorted(plan, key=lambda k: (not plan[k], os.path.lexists(memory / k)))
+        emptied = [k for k in order if not plan[k] and os.path.lexists(memory / k)]
+        kept = self._kept_when_emptied(agent, category, emptied) if emptied else set()
         for key in order:
             entries = plan[key]
             path = memory / key
             if entries:
                 atomic_write(path, vault.serialize(entries), memory)
+            elif key in kept:
+                if os.path.getsize(path):
+                    atomic_write(path, b"", memory)  # a tombstone: see _kept_when_emptied
             else:
                 remove(path, memory)
         for listener in self.listeners:
             listener(self, agent, category)
+
+    def _kept_when_emptied(self, agent: str, category: str, keys: list[str]) -> set[str]:
+        """Which of the files a write empties stay as empty files (tombstones) instead of being
+        deleted: those the current commit holds.
+
+        git calls no merge driver for a file deleted on one side and changed on the other (a
+        modify/delete conflict stops the merge), so a removal that deleted a committed entry file
+        would stop the merge of a branch that edited that entry.  An emptied file is a change of
+        content like any other: with memcli's driver the edit wins over the removal (an empty
+        file holds no entry), a removal beside an unchanged file is a clean removal, and with no
+        driver (a hosting service) it is the one same-entry conflict that ``memcli resolve``
+        settles.  Readers see no entry in an empty file; ``compact`` deletes a tombstone once its
+        removal is committed and older than ``[compact] tombstone_days``.  A file that the current
+        commit does not hold (an entry added and removed before a commit, memory outside git) has
+        no version that a branch could have changed, and is deleted at once.  A symlink is always
+        deleted (the link only)."""
+        from memcli.git.repo import committed
+
+        memory = self.layout.memory
+        keys = [k for k in keys if not os.path.islink(memory / k)]
+        if not keys:
+            return set()
+        known = committed(memory, f"{agent}/{category}", f"{agent}/{category}.md")
+        return {k for k in keys if known and k in known}
 
     def _snapshot(self, agent: str, category: str) -> list[tuple[str, bytes]]:
         return category_sources(self.layout.memory, agent, category)
@@ -713,7 +751,7 @@ class Store:
 
     def remove(self, agent: str, entry_ids: list[int]) -> list[tuple[Located, int]]:
         """Remove entries by id: all of them, or none if any id is unknown.  An entry file left
-        with no entry is deleted.
+        with no entry is deleted (emptied where git tracks it: ``_kept_when_emptied``).
 
         Returns each removed entry with the number of entries that still hold its id: where
         several share one (a copy, an old merge), the first of them is removed and the others stay.
