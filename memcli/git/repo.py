@@ -96,6 +96,12 @@ def changed_since(root: Path, seconds: float, *pathspecs: str) -> set[str] | Non
     return _paths_z(result)
 
 
+def ignored(root: Path, path: str) -> bool | None:
+    """Whether git ignores ``path`` (relative to ``root``; it need not exist); None outside git."""
+    result = git(root, "check-ignore", "-q", "--no-index", "--", path)
+    return None if result is None or result.returncode not in (0, 1) else result.returncode == 0
+
+
 def add(top: Path, *paths: str) -> bool:
     """``git add`` the paths; whether it worked."""
     result = git(top, "add", "--", *paths)

@@ -27,6 +27,7 @@ from memcli.config import Config, load_config
 from memcli.errors import MemcliError, NotFound, VaultFormatError
 from memcli.storage.fsutil import (
     NotAFile,
+    clean_stale_temp,
     OutsideMemory,
     is_inside,
     atomic_write,
@@ -568,6 +569,7 @@ class Store:
                     atomic_write(path, b"", memory)  # a tombstone: see _kept_when_emptied
             else:
                 remove(path, memory)
+        clean_stale_temp([(memory / k).parent for k in order], memory)  # left by writes cut short
         for listener in self.listeners:
             listener(self, agent, category)
 

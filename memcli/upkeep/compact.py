@@ -61,6 +61,7 @@ class CompactReport:
     indexRebuilt: bool = False
     legacyFilesCleaned: int = 0
     tombstonesCleaned: int = 0
+    tempFilesCleaned: int = 0
     duplicatesDropped: int = 0
     idsRenumbered: int = 0
     removedEntriesDropped: int = 0
@@ -429,6 +430,31 @@ def _step_tombstones(store: Store, report: CompactReport, dry: bool) -> None:
                     remove(memory / key, memory)
 
 
+def _step_temp_files(store: Store, report: CompactReport, dry: bool) -> None:
+    """Temporary files that writes cut short (kill -9) left anywhere in the memory tree."""
+    import os
+    from pathlib import Path
+
+    from memcli.storage.fsutil import TEMP_SUFFIX, clean_stale_temp
+
+    memory = store.layout.memory
+    folders = []
+    for folder, dirs, files in os.walk(memory):
+        if os.path.relpath(folder, memory) == os.path.join(".vault", "index"):
+            dirs[:] = []  # tantivy's own files
+            continue
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(folder, d))]
+        if any(f.startswith(".") and f.endswith(TEMP_SUFFIX) for f in files):
+            folders.append(Path(folder))
+    if not folders:
+        return
+    with store.lock():
+        cleaned = clean_stale_temp(folders, memory, dry_run=dry)
+    if cleaned:
+        report.tempFilesCleaned += cleaned
+        report.actions.append(f"delete {cleaned} temporary file{'s' if cleaned > 1 else ''} left by writes cut short")
+
+
 def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> CompactReport:
     """Compact the memory.  No lock is held for the whole run: each file is prepared without it
     and written under it only if nothing changed meanwhile, so writers and readers never wait
@@ -466,6 +492,7 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
     _step_cap(store, report, dry_run, unreadable)
     _step_legacy(store, report, dry_run)
     _step_tombstones(store, report, dry_run)
+    _step_temp_files(store, report, dry_run)
     if not dry_run:
         from memcli.search.index import SearchIndex
 
