@@ -469,17 +469,63 @@ class Store:
     def _ids_in_use(self, agent: str, category: str) -> set[int]:
         """Ids of the category, cheaply: those its entry files are named by, and those of its
         category file (read only if there is one)."""
+        return self._id_census(agent, category)[0]
+
+    def _id_census(self, agent: str, category: str) -> tuple[set[int], set[int]]:
+        """``_ids_in_use``, and the ids among them that may be held twice: one that two entry files'
+        names start with, or that the category file holds twice or beside an entry file's name
+        (found from the same listing: an entry file never has to be read for it)."""
+        from collections import Counter
+
+        counts: Counter[int] = Counter()
         used: set[int] = set()
         with contextlib.suppress(OSError):
             for name in os.listdir(self.layout.category_dir(agent, category)):
                 head = name.split("-", 1)[0].split(".", 1)[0]
                 if head.isascii() and head.isdigit() and len(head) <= vault.MAX_ID_DIGITS:
                     used.add(int(head))
+                    if name.endswith(".md"):
+                        counts[int(head)] += 1
         legacy = self.layout.category_file(agent, category)
         if os.path.lexists(legacy):
             with contextlib.suppress(MemcliError):
-                used |= {e.id for e in read_vault_file(legacy, self.layout.memory) if e.id is not None}
-        return used
+                ids = [e.id for e in read_vault_file(legacy, self.layout.memory) if e.id is not None]
+                used.update(ids)
+                counts.update(ids)
+        return used, {i for i, n in counts.items() if n > 1}
+
+    def _renumber_twins(self, agent: str, category: str, candidates: set[int] | None = None) -> None:
+        """Give every entry of a category that shares its id with another one an id of its own (and
+        drop exact copies), as ``compact`` does: what ``show`` promises of the next write.  The first
+        of them (the one ``show`` and ``edit`` find) keeps the id; only the files that hold a twin are
+        rewritten.  Call under the lock, after a write to the category."""
+        if candidates is None:
+            candidates = self._id_census(agent, category)[1]
+        if not candidates:
+            return
+        sources = self.sources(agent, category)
+        try:
+            everything = parse_sources(sources, self.layout.memory, skip_unreadable=False)
+        except MemcliError:
+            return  # a file that cannot be read: compact reports it; this write stays as it is
+        removed = self.removed_ids(agent)
+        entries = [e for e in everything if (category, e.id) not in removed]
+        held = {i for i in candidates if sum(e.id == i for e in entries) > 1}
+        touched = {e.source for e in entries if e.id in held and e.source}
+        if not touched:
+            return
+        copies = [Entry(e.id, e.date, list(e.tags), e.body, e.marked) for e in entries]
+        for copy, e in zip(copies, entries):
+            copy.source = e.source
+        final, _dropped, _renumbered = self._clean(copies, taken=lambda: self._ids_elsewhere(agent, category))
+        plan: dict[str, list[Entry]] = {key: [] for key in touched if key}
+        for e in final:
+            if e.source in plan:
+                plan[e.source].append(e)
+        held_bytes = dict(sources)
+        plan = {k: v for k, v in plan.items() if vault.serialize(v).encode() != held_bytes.get(k)}
+        if plan:
+            self._write_files(agent, category, plan)
 
     def _clean(self, entries: list[Entry], renumber: bool = True, taken=None) -> tuple[list[Entry], int, int]:
         """Drop exact copies and give every duplicated id but the first a new id.
@@ -687,8 +733,11 @@ class Store:
         tags = vault.merge_tags(tags or [], vault.hashtags(body))
         self.layout.require()
         with self.lock():
-            entry = Entry(id=self._new_id(self._ids_in_use(agent, category)), date=None, tags=tags, body=body)
+            used, twins = self._id_census(agent, category)
+            entry = Entry(id=self._new_id(used), date=None, tags=tags, body=body)
             self.write_new(agent, category, entry)
+            if twins:
+                self._renumber_twins(agent, category, twins)
         return entry
 
     def check_size(self, body: str) -> None:
@@ -749,6 +798,7 @@ class Store:
             self._write_files(
                 agent, located.category, {key: [updated if n == target else e for n, e in enumerate(entries)]}
             )
+            self._renumber_twins(agent, located.category)
         return Located(agent, located.category, updated)
 
     def remove(self, agent: str, entry_ids: list[int]) -> list[tuple[Located, int]]:
