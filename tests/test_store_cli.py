@@ -507,6 +507,36 @@ def test_a_vault_file_linked_outside_is_never_read_or_printed(mem: Path, tmp_pat
     assert tree(outside) == before
 
 
+@pytest.mark.parametrize("links", [1, 3])
+def test_a_refusal_through_a_symlink_is_one_line(mem: Path, tmp_path: Path, links: int):
+    """Every refusal is one line on stderr: the reads before the refused write warn about the same
+    links ("skipped ...: a symlink leads it outside"), and those warnings are held back."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    agent = mem / ".memory" / "mal"
+    agent.mkdir()
+    for category in ("tasks", "decisions", "lessons")[:links]:
+        (agent / category).symlink_to(outside, target_is_directory=True)
+    talk = [("user", "How should the live feed reach the browser?")] + [
+        ("agent", f"We decided to use server-sent events for the live feed, reason {i}.") for i in range(8)
+    ]
+    conversation = json.dumps([{"role": role, "text": text} for role, text in talk])
+    attempts = [(["add", "mal", "tasks", "- [ ] a task"], None)]
+    if links == 3:  # closing a session writes the decisions it extracted: into a linked folder
+        attempts.append((["checkpoint", "mal", "-", "--close"], conversation))
+    for args, stdin in attempts:
+        result = run(*args, cwd=mem, input=stdin, process=True)
+        assert result.returncode == 1 and "refusing to touch" in result.stderr, (args, result.stderr)
+        assert len(result.stderr.splitlines()) == 1, (args, result.stderr)
+        assert list(outside.iterdir()) == []
+    # A command that succeeds still says what it skipped (after its output); MEMCLI_DEBUG shows
+    # every warning as it comes, also before an error.
+    listed = run("list", "mal", cwd=mem, process=True)
+    assert listed.returncode == 0 and listed.stderr.count("warning: skipped") == links
+    debug = run("add", "mal", "tasks", "x", cwd=mem, env=clean_env(MEMCLI_DEBUG="1"), process=True)
+    assert debug.returncode == 1 and "warning: skipped" in debug.stderr.splitlines()[0]
+
+
 def test_a_symlinked_index_folder_is_replaced_not_followed(mem: Path, tmp_path: Path):
     outside, before = _outside_tree(tmp_path)
     Store(Layout(mem)).add("dev", "lessons", "indexed lesson")

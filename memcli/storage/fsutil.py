@@ -91,12 +91,12 @@ _warned: set[str] = set()
 
 
 def warn(message: str) -> None:
-    """A warning on stderr, once per process for the same text."""
-    import sys
+    """A warning on stderr (``output.warn``), once per process for the same text."""
+    from memcli import output
 
     if message not in _warned:
         _warned.add(message)
-        sys.stderr.write(f"memcli: warning: {message}\n")
+        output.warn(message)
 
 
 CACHE_DIR = ".vault"  # memcli's own cache folder inside .memory/: disposable
