@@ -220,9 +220,10 @@ def _alive(pid: int) -> bool:
 def clean_stale_temp(folders: Iterable[Path], within: Path, dry_run: bool = False) -> int:
     """Remove the temporary files that writes cut short (kill -9, a power cut) left in ``folders``
     (each inside ``within``; missing folders are fine): hidden ``*.tmp`` files whose writing
-    process is gone, or, for a name that holds no process id (an older memcli's), older than
-    STALE_TEMP_SECONDS.  A temporary file lives for milliseconds, between its write and its
-    rename; one whose process is gone will never be renamed.  Returns how many were removed."""
+    process is gone, and any older than STALE_TEMP_SECONDS (a name with no process id, an older
+    memcli's; or one whose id a later process happens to have).  A temporary file lives for
+    milliseconds, between its write and its rename; one whose process is gone will never be
+    renamed.  Returns how many were (``dry_run``: would be) removed."""
     removed = 0
     now = time.time()
     for folder in dict.fromkeys(folders):
@@ -235,10 +236,8 @@ def clean_stale_temp(folders: Iterable[Path], within: Path, dry_run: bool = Fals
             path = folder / name
             owner = _temp_owner(name)
             try:
-                if owner is not None:
-                    if _alive(owner):
-                        continue
-                elif now - os.lstat(path).st_mtime < STALE_TEMP_SECONDS:
+                old = now - os.lstat(path).st_mtime >= STALE_TEMP_SECONDS
+                if not old and (owner is None or _alive(owner)):
                     continue
                 if not dry_run:
                     remove(path, within)
