@@ -299,6 +299,27 @@ def test_compact_deletes_an_emptied_file_once_its_removal_is_settled(tmp_path: P
     assert bodies(repo) == ["edited on a branch, long ago"]
 
 
+def test_two_removals_meeting_after_compaction_deleted_one_stay_a_removal(tmp_path: Path):
+    repo = initialised_repo(tmp_path / "r")
+    entry = add(repo, "removed on both branches")
+    commit(repo, "base")
+    gitx("checkout", "-qb", "old-branch", cwd=repo)
+    run("rm", "dev", str(entry), "--yes", cwd=repo, check=True)
+    commit(repo, "removed on a branch that lives long")
+    gitx("checkout", "-q", "main", cwd=repo)
+    run("rm", "dev", str(entry), "--yes", cwd=repo, check=True)
+    long_ago = "2000-01-01T00:00:00+00:00"
+    gitx("commit", "-qam", "removed long ago", cwd=repo, env={"GIT_COMMITTER_DATE": long_ago})
+    run("compact", cwd=repo, check=True)
+    commit(repo, "compacted")
+    result = gitx("merge", "--no-edit", "old-branch", cwd=repo, check=False)
+    assert "CONFLICT (modify/delete)" in result.stdout  # git's: an emptied file against a deleted one
+    assert "removed on both sides" in run("resolve", cwd=repo, check=True).stdout
+    gitx("commit", "-q", "--no-edit", cwd=repo)
+    assert bodies(repo) == [] and list((repo / ".memory" / "dev" / "decisions").glob("*.md")) == []
+    assert gitx("status", "--porcelain", "--untracked-files=all", cwd=repo).stdout == ""
+
+
 def test_a_clone_without_the_driver_merges_adds_and_removals_with_no_conflict(origin: Path):
     """What a hosting service does: a plain text merge.  Entries in files of their own never collide."""
     a = clone(origin, "a")
