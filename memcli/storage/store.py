@@ -9,9 +9,9 @@ writes a new entry into one (``memcli migrate`` moves their entries into entry f
 
 Reads never take the lock.  Every write takes the memory lock, re-reads what it changes and
 replaces files atomically, so concurrent processes never lose an entry.  A removal takes the
-entry out of its file; a file left with no entry is deleted, or, where git tracks it, left empty
-(a tombstone: see ``_kept_when_emptied``) so that a branch that edited it merges.  ``<agent>/.removed`` files written by memcli
-0.1 are still honoured, and ``compact`` applies them.
+entry out of its file; a file left with no entry is deleted, or, where the current commit holds
+it, left empty (a tombstone: see ``_kept_when_emptied``) so that a branch that edited it merges.
+``<agent>/.removed`` files written by memcli 0.1 are still honoured, and ``compact`` applies them.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from memcli.errors import MemcliError, NotFound, VaultFormatError
 from memcli.storage.fsutil import (
     NotAFile,
     clean_stale_temp,
+    is_temp_name,
     OutsideMemory,
     is_inside,
     atomic_write,
@@ -471,16 +472,21 @@ class Store:
         category file (read only if there is one)."""
         return self._id_census(agent, category)[0]
 
-    def _id_census(self, agent: str, category: str) -> tuple[set[int], set[int]]:
-        """``_ids_in_use``, and the ids among them that may be held twice: one that two entry files'
+    def _id_census(self, agent: str, category: str) -> tuple[set[int], set[int], list[str]]:
+        """``_ids_in_use``; the ids among them that may be held twice: one that two entry files'
         names start with, or that the category file holds twice or beside an entry file's name
-        (found from the same listing: an entry file never has to be read for it)."""
+        (found from the same listing: an entry file never has to be read for it); and the names of
+        temporary files in the category's folder (``clean_stale_temp``)."""
         from collections import Counter
 
         counts: Counter[int] = Counter()
         used: set[int] = set()
+        temps: list[str] = []
         with contextlib.suppress(OSError):
             for name in os.listdir(self.layout.category_dir(agent, category)):
+                if is_temp_name(name):
+                    temps.append(name)
+                    continue
                 head = name.split("-", 1)[0].split(".", 1)[0]
                 if head.isascii() and head.isdigit() and len(head) <= vault.MAX_ID_DIGITS:
                     used.add(int(head))
@@ -492,7 +498,7 @@ class Store:
                 ids = [e.id for e in read_vault_file(legacy, self.layout.memory) if e.id is not None]
                 used.update(ids)
                 counts.update(ids)
-        return used, {i for i, n in counts.items() if n > 1}
+        return used, {i for i, n in counts.items() if n > 1}, temps
 
     def _renumber_twins(self, agent: str, category: str, candidates: set[int] | None = None) -> None:
         """Give every entry of a category that shares its id with another one an id of its own (and
@@ -594,10 +600,11 @@ class Store:
             n += 1
             key = f"{stem}-{n}.md"
 
-    def _write_files(self, agent: str, category: str, plan: dict[str, list[Entry]]) -> None:
+    def _write_files(
+        self, agent: str, category: str, plan: dict[str, list[Entry]], listed: dict[Path, list[str]] | None = None
+    ) -> None:
         """Write each file of ``plan`` (key -> its entries; no entries: the file is deleted, or emptied
-        where git tracks it: ``_kept_when_emptied``), then
-        tell the listeners.  Call under the lock.  Not atomic as a whole: the order makes a crash
+        where the current commit holds it: ``_kept_when_emptied``), then tell the listeners.  Call under the lock.  Not atomic as a whole: the order makes a crash
         part-way leave copies, never losses (a summary before the files it folds are deleted)."""
         memory = self.layout.memory
         # New files first, files that lose entries after, deletions last: a crash between two writes
@@ -615,7 +622,9 @@ class Store:
                     atomic_write(path, b"", memory)  # a tombstone: see _kept_when_emptied
             else:
                 remove(path, memory)
-        clean_stale_temp([(memory / k).parent for k in order], memory)  # left by writes cut short
+        # What writes cut short left beside these files (``listed``: temporary names the caller found
+        # in a folder already, so that it is not listed twice).
+        clean_stale_temp([(memory / k).parent for k in order], memory, listed=listed)
         for listener in self.listeners:
             listener(self, agent, category)
 
@@ -733,9 +742,9 @@ class Store:
         tags = vault.merge_tags(tags or [], vault.hashtags(body))
         self.layout.require()
         with self.lock():
-            used, twins = self._id_census(agent, category)
+            used, twins, temps = self._id_census(agent, category)
             entry = Entry(id=self._new_id(used), date=None, tags=tags, body=body)
-            self.write_new(agent, category, entry)
+            self.write_new(agent, category, entry, {self.layout.category_dir(agent, category): temps})
             if twins:
                 self._renumber_twins(agent, category, twins)
         return entry
@@ -750,12 +759,13 @@ class Store:
                 " ([vault] max_entry_bytes in .memory/config.toml); nothing written"
             )
 
-    def write_new(self, agent: str, category: str, entry: Entry) -> str:
-        """Write an entry that has its id into a new file of its own (under the lock); its key."""
+    def write_new(self, agent: str, category: str, entry: Entry, listed: dict[Path, list[str]] | None = None) -> str:
+        """Write an entry that has its id into a new file of its own (under the lock); its key.
+        ``listed``: see ``_write_files``."""
         _check_storable(entry.body, entry.tags)
         key = self.free_key(agent, category, entry)
         entry.source = key
-        self._write_files(agent, category, {key: [entry]})
+        self._write_files(agent, category, {key: [entry]}, listed)
         return key
 
     def update(self, agent: str, entry_id: int, body: str | None = None, tags: list[str] | None = None) -> Located:
@@ -803,7 +813,7 @@ class Store:
 
     def remove(self, agent: str, entry_ids: list[int]) -> list[tuple[Located, int]]:
         """Remove entries by id: all of them, or none if any id is unknown.  An entry file left
-        with no entry is deleted (emptied where git tracks it: ``_kept_when_emptied``).
+        with no entry is deleted (emptied where the current commit holds it: ``_kept_when_emptied``).
 
         Returns each removed entry with the number of entries that still hold its id: where
         several share one (a copy, an old merge), the first of them is removed and the others stay.

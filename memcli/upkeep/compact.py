@@ -14,7 +14,7 @@ write the same files, and git merges them with no conflict and one copy of each.
 D. the search index is brought up to date;
 E. legacy files left by `migrate` (``*.md.bak``, ``<agent>/*.md.bak``, ``conversations/*.json.bak``)
    are removed;
-F. the emptied files that removals leave where git tracks them (tombstones: ``Store._kept_when_emptied``)
+F. the emptied files that removals leave where the current commit holds them (tombstones: ``Store._kept_when_emptied``)
    are deleted once the removal is settled (``settled_tombstones``: that one depends on git's
    history and the clock, so two clones may delete one at different times -- a deletion of an
    empty file merges cleanly);
@@ -206,7 +206,7 @@ def _each_category(
 def _rewrite(entries: list[Entry], replace: dict[int, Entry | None]) -> dict[str, list[Entry]]:
     """The files that hold the entries in ``replace`` (keyed by ``id()``: the entry to write in its
     place, or None to drop it), as they are to be written; an entry file left empty is deleted
-    (emptied where git tracks it)."""
+    (emptied where the current commit holds it)."""
     touched = {e.source for e in entries if id(e) in replace and e.source}
     plan: dict[str, list[Entry]] = {key: [] for key in touched}
     for e in entries:
@@ -290,7 +290,7 @@ def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tu
 
 def cap_plan(store: Store, agent: str, category: str, entries: list[Entry], old: list[Entry]) -> dict[str, list[Entry]]:
     """The files to write to fold ``old`` into one summary: their files lose them (an entry file
-    left empty is deleted, or emptied where git tracks it) and the summary gets a file of its own.  The summary's id is the
+    left empty is deleted, or emptied where the current commit holds it) and the summary gets a file of its own.  The summary's id is the
     newest folded entry's plus one (free in the category), its date that entry's, its text a
     function of the folded entries: two clones that cap the same entries write the same file."""
     old = sorted(old, key=vault.newest_first, reverse=True)
@@ -361,7 +361,7 @@ def _step_legacy(store: Store, report: CompactReport, dry: bool) -> None:
 
 
 def tombstones(store: Store) -> list[str]:
-    """The empty vault files (keys inside ``.memory/``): what a removal leaves of a file git tracks
+    """The empty vault files (keys inside ``.memory/``): what a removal leaves of a committed file
     (``Store._kept_when_emptied``)."""
     import os
 
