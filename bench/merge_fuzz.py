@@ -8,9 +8,10 @@ both), then takes K random steps on a random clone: ``memcli add`` / ``edit`` / 
 ``checkpoint`` (a quarter of them ``--close``: the session ends), ``git commit`` (sometimes ``--amend`` of an unpushed, non-merge commit),
 ``git pull`` (merge, rebase or rebase=merges, set per call), ``git push`` (pull and
 retry when rejected), a local side branch integrated by merge, rebase or cherry-pick,
-a ``git stash`` / ``stash pop`` of uncommitted memory changes, and now and then a
+a ``git stash`` / ``stash pop`` of uncommitted memory changes, now and then a
 deliberately concurrent change of one entry in both clones (edit/edit, edit/rm, rm/rm,
-the same edit twice).  Edits and removals otherwise touch only *settled* entries (both
+the same edit twice), and an edit against a removal of one entry on purpose (``op_edit_rm``:
+in the two clones, or on a side branch against main).  Edits and removals otherwise touch only *settled* entries (both
 clones show the latest text).  A model tracks what every entry and message should be;
 at the end both clones are synced, compared with the model and with each other,
 compacted, synced again and compared again.
@@ -18,8 +19,8 @@ compacted, synced again and compared again.
 Trial modes, drawn from the seed unless forced: half of the trials merge *as a hosting service
 does* (``* merge=text`` in both clones' ``.git/info/attributes``: no merge driver, no union, plain
 text merges for every pull, rebase, side branch and stash pop; there a concurrent change of one
-entry is a real conflict, so such trials make only the concurrent changes that cannot conflict:
-rm/rm and the same edit twice); a third of trials are *compaction-heavy*
+entry -- edit/edit, edit/rm -- is the documented same-entry conflict, settled with ``memcli
+resolve`` as a user would, and any other conflict is a violation); a third of trials are *compaction-heavy*
 (a committed ``.memory/config.toml`` with tiny caps and a near-zero interval, so the
 pre-commit hook compacts on every commit: trimmed conversations and summaries meet
 merges); a quarter skip ``memcli init`` in B (its first write must register the driver).
@@ -379,9 +380,9 @@ class Trial:
 
     def _settle(self, clone: Clone | Path, args: tuple[str, ...]) -> bool:
         """With no driver (server trials), the one conflict memcli allows: one entry changed on both
-        sides -- here an entry edited on one side and folded into a summary by the other side's
-        compaction (modify/delete).  Settled as a user would: `memcli resolve`, then the merge,
-        rebase, cherry-pick or stash pop carried on.  False for anything else (a violation)."""
+        sides (edited on both, edited on one and removed or folded into a summary on the other),
+        in that entry's file.  Settled as a user would: `memcli resolve`, then the merge, rebase,
+        cherry-pick or stash pop carried on.  False for anything else (a violation)."""
         if not self.server or not isinstance(clone, Clone):
             return False
         for _round in range(20):  # a rebase or cherry-pick may stop once per commit
