@@ -8,9 +8,10 @@ both), then takes K random steps on a random clone: ``memcli add`` / ``edit`` / 
 ``checkpoint`` (a quarter of them ``--close``: the session ends), ``git commit`` (sometimes ``--amend`` of an unpushed, non-merge commit),
 ``git pull`` (merge, rebase or rebase=merges, set per call), ``git push`` (pull and
 retry when rejected), a local side branch integrated by merge, rebase or cherry-pick,
-a ``git stash`` / ``stash pop`` of uncommitted memory changes, and now and then a
+a ``git stash`` / ``stash pop`` of uncommitted memory changes, now and then a
 deliberately concurrent change of one entry in both clones (edit/edit, edit/rm, rm/rm,
-the same edit twice).  Edits and removals otherwise touch only *settled* entries (both
+the same edit twice), and an edit against a removal of one entry on purpose (``op_edit_rm``:
+in the two clones, or on a side branch against main).  Edits and removals otherwise touch only *settled* entries (both
 clones show the latest text).  A model tracks what every entry and message should be;
 at the end both clones are synced, compared with the model and with each other,
 compacted, synced again and compared again.
@@ -18,8 +19,8 @@ compacted, synced again and compared again.
 Trial modes, drawn from the seed unless forced: half of the trials merge *as a hosting service
 does* (``* merge=text`` in both clones' ``.git/info/attributes``: no merge driver, no union, plain
 text merges for every pull, rebase, side branch and stash pop; there a concurrent change of one
-entry is a real conflict, so such trials make only the concurrent changes that cannot conflict:
-rm/rm and the same edit twice); a third of trials are *compaction-heavy*
+entry -- edit/edit, edit/rm -- is the documented same-entry conflict, settled with ``memcli
+resolve`` as a user would, and any other conflict is a violation); a third of trials are *compaction-heavy*
 (a committed ``.memory/config.toml`` with tiny caps and a near-zero interval, so the
 pre-commit hook compacts on every commit: trimmed conversations and summaries meet
 merges); a quarter skip ``memcli init`` in B (its first write must register the driver).
@@ -149,6 +150,7 @@ INFO = (
     "trimmed_messages",
     "sessions_closed",
     "resolved_conflicts",
+    "empty_picks_skipped",
     "init_changed_tracked",
 )
 VIOLATIONS = (
@@ -237,7 +239,7 @@ class TrialResult:
             f"conflict copies {c['conflict_copies']}, summarised entries {c['summarised_entries']} (in two "
             f"summaries {c['summarised_twice']}), trimmed "
             f"messages {c['trimmed_messages']}, sessions closed {c['sessions_closed']}, same-entry conflicts "
-            f"resolved {c['resolved_conflicts']}\n"
+            f"resolved {c['resolved_conflicts']}, empty picks skipped {c['empty_picks_skipped']}\n"
             f"  violations: conflicts {c['conflicts']}, lost entries {c['lost_entries']}, stale texts "
             f"{c['stale_texts']}, duplicated {c['duplicated_entries']}, lost messages {c['lost_messages']}, "
             f"resurrected removals {c['resurrected_removals']}, empty bodies {c['empty_bodies']}, failed git "
@@ -378,9 +380,9 @@ class Trial:
 
     def _settle(self, clone: Clone | Path, args: tuple[str, ...]) -> bool:
         """With no driver (server trials), the one conflict memcli allows: one entry changed on both
-        sides -- here an entry edited on one side and folded into a summary by the other side's
-        compaction (modify/delete).  Settled as a user would: `memcli resolve`, then the merge,
-        rebase, cherry-pick or stash pop carried on.  False for anything else (a violation)."""
+        sides (edited on both, edited on one and removed or folded into a summary on the other),
+        in that entry's file.  Settled as a user would: `memcli resolve`, then the merge, rebase,
+        cherry-pick or stash pop carried on.  False for anything else (a violation)."""
         if not self.server or not isinstance(clone, Clone):
             return False
         for _round in range(20):  # a rebase or cherry-pick may stop once per commit
@@ -396,6 +398,11 @@ class Trial:
                 step = self.git(clone, "-c", "core.editor=true", "rebase", "--continue", check=False)
             elif (git_dir / "CHERRY_PICK_HEAD").exists():
                 step = self.git(clone, "-c", "core.editor=true", "cherry-pick", "--continue", check=False)
+                if (
+                    step.returncode != 0
+                    and not self.git(clone, "diff", "--name-only", "--diff-filter=U").stdout.split()
+                ):
+                    return self._skip_empty_picks(clone, step) is not None  # resolved to what HEAD holds: empty
             elif (git_dir / "MERGE_HEAD").exists():
                 step = self.git(clone, "commit", "-q", "--no-edit", check=False)
             else:  # a stash pop: the stash stays when it did not apply cleanly
@@ -407,6 +414,23 @@ class Trial:
                 if not any((git_dir / n).exists() for n in ("rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD")):
                     return True
         return False
+
+    def _skip_empty_picks(self, clone: Clone, result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+        """A cherry-pick that stopped only because a picked commit has nothing left to change (a
+        removal whose entry the other side edited: the edit wins, so the removal commit is empty) is
+        skipped, as git's message says and a user would; anything else that stops it is a conflict."""
+        git_dir = clone.path / ".git"
+        for _round in range(50):
+            if not (git_dir / "CHERRY_PICK_HEAD").exists() and not (git_dir / "sequencer").exists():
+                return result
+            output = result.stdout + result.stderr
+            unmerged = self.git(clone, "diff", "--name-only", "--diff-filter=U").stdout.split()
+            if unmerged or not any(m in output for m in ("now empty", "nothing to commit", "allow-empty")):
+                break
+            self.counts["empty_picks_skipped"] += 1
+            result = self.git(clone, "cherry-pick", "--skip", check=False)
+        self.violate("conflicts", f"[{clone}] cherry-pick stopped:\n{(result.stdout + result.stderr).strip()}")
+        raise TrialAborted("cherry-pick")
 
     def memcli(self, clone: Clone, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
         result = self._run([sys.executable, "-m", "memcli", *args], clone.path, input, MEMCLI_TIMEOUT)
@@ -533,21 +557,32 @@ class Trial:
             self.messages.append(MessageModel(agent, m["text"], m["id"]))
         self.counts["messages_checkpointed"] += len(batch)
 
-    def op_concurrent(self, _clone: Clone) -> None:
+    def op_concurrent(self, _clone: Clone, kind: str | None = None) -> None:
         """One settled entry changed in both clones before either syncs.
 
         edit/edit (different texts: memcli keeps both, so at least one must be there), edit/rm
-        (the edit wins), rm/rm (gone), or the same edit on both sides (there once).
+        (the edit wins), rm/rm (gone), or the same edit on both sides (there once).  With no driver
+        (server trials) edit/edit and edit/rm are the documented same-entry conflict, which
+        ``_settle`` settles with ``memcli resolve`` as a user would.
         """
         candidates = self.settled()
         if not candidates:
             return self.no_candidate(_clone)
         model = self.rng.choice(candidates)
         first, second = self.rng.sample(self.clones, 2)
-        kind = self.rng.choice(("edit/edit", "edit/edit", "edit/rm", "rm/rm", "same edit"))
-        if self.server and kind in ("edit/edit", "edit/rm"):  # a real conflict there: the one case that has one
-            kind = "rm/rm" if kind == "edit/rm" else "same edit"
+        kind = kind or self.rng.choice(("edit/edit", "edit/edit", "edit/rm", "rm/rm", "same edit"))
+        if kind == "edit/rm" and self.rng.random() < 0.5:
+            kind = "rm/edit"  # the removal made first
         self.log.append(f"# concurrent {kind} of {model.token}: {first} then {second}")
+        if kind == "rm/edit":
+            entry_id = self.entry_id(first, model)
+            self.memcli(first, "rm", model.agent, str(entry_id), "--yes")
+            self.counts["removals"] += 1
+            model.wild = True
+            model.text = self._edit(second, model, "a")
+            model.acceptable = {model.text}  # the edit wins over the removal
+            self.counts["concurrent_edit_rm"] += 1
+            return
         if kind == "rm/rm":
             for clone in (first, second):
                 self.memcli(clone, "rm", model.agent, str(self.entry_id(clone, model)), "--yes")
@@ -573,9 +608,18 @@ class Trial:
             self.counts["concurrent_edit_edit"] += 1
         else:
             self.memcli(second, "rm", model.agent, str(self.entry_id(second, model)), "--yes")
+            self.counts["removals"] += 1
             model.acceptable = {edited}  # the edit wins over the removal
             self.counts["concurrent_edit_rm"] += 1
         model.text = edited
+
+    def op_edit_rm(self, clone: Clone) -> None:
+        """An edit against a removal of the same entry: in the two clones, or on a local side branch
+        against main (the issue's history: git calls no driver for a modify/delete, so memcli must
+        not delete a tracked file outright)."""
+        if self.rng.random() < 0.5:
+            return self.op_concurrent(clone, "edit/rm")
+        self.op_side_branch(clone, edit_rm=True)
 
     # ------------------------------------------------------------ git operations
     def commit(self, clone: Clone, message: str = "memory", amend: bool = False) -> bool:
@@ -651,8 +695,10 @@ class Trial:
         self.violate("failed_git", f"[{clone}] git push still rejected after 4 pulls")
         raise TrialAborted("push")
 
-    def op_side_branch(self, clone: Clone) -> None:
-        """A local branch with some memory work, integrated into main by merge, rebase or cherry-pick."""
+    def op_side_branch(self, clone: Clone, edit_rm: bool = False) -> None:
+        """A local branch with some memory work, integrated into main by merge, rebase or cherry-pick;
+        with ``edit_rm``, an entry edited on the branch is removed on main meanwhile (or removed on the
+        branch and edited on main): the edit must win."""
         self.commit(clone, "before branch")
         branch = f"side-{self.next_branch}"
         self.next_branch += 1
@@ -664,13 +710,33 @@ class Trial:
                 self.op_checkpoint(clone)
             self.commit(clone, f"{branch} work {i}")
         edited = None
-        if self.rng.random() < 0.4:
+        edit_on_branch = self.rng.random() < 0.5
+        if edit_rm or self.rng.random() < 0.4:
             candidates = self.settled()
-            if candidates:  # an edit on the branch; main below only adds, so nothing edits it concurrently
+            if (
+                candidates
+            ):  # an edit on the branch; main below only adds (unless edit_rm), so nothing edits it concurrently
                 edited = self.rng.choice(candidates)
-                edited.text = self._edit(clone, edited)
-                self.commit(clone, f"{branch} edit")
+                if edit_rm and not edit_on_branch:
+                    self.memcli(clone, "rm", edited.agent, str(self.entry_id(clone, edited)), "--yes")
+                    self.counts["removals"] += 1
+                    self.commit(clone, f"{branch} removal")
+                else:
+                    edited.text = self._edit(clone, edited)
+                    self.commit(clone, f"{branch} edit")
         self.git(clone, "checkout", "-q", "main")
+        if edit_rm and edited is not None:
+            self.log.append(
+                f"# side-branch edit/rm of {edited.token}: the {'edit' if edit_on_branch else 'removal'} on {branch}"
+            )
+            if edit_on_branch:
+                self.memcli(clone, "rm", edited.agent, str(self.entry_id(clone, edited)), "--yes")
+                self.counts["removals"] += 1
+            else:
+                edited.text = self._edit(clone, edited)
+            edited.wild, edited.acceptable = True, {edited.text}  # the edit wins over the removal
+            self.counts["concurrent_edit_rm"] += 1
+            self.commit(clone, "main edits or removes")
         if self.rng.random() < 0.6:  # main moves on meanwhile
             self.op_add(clone)
             self.commit(clone, "main meanwhile")
@@ -684,7 +750,8 @@ class Trial:
             self.git(clone, "merge", "-q", "--ff-only", branch, integrate=True)
             self.counts["side_rebase"] += 1
         else:
-            self.git(clone, "cherry-pick", f"main..{branch}", integrate=True)
+            result = self.git(clone, "cherry-pick", f"main..{branch}", check=False)
+            self._skip_empty_picks(clone, result)
             self.counts["side_cherry_pick"] += 1
         self.check_clean(clone, f"side branch {how}")
         self.git(clone, "branch", "-q", "-D", branch)
@@ -758,6 +825,7 @@ class Trial:
         ("op_side_branch", 5),
         ("op_stash", 5),
         ("op_concurrent", 4),
+        ("op_edit_rm", 4),
     )
 
     def step(self, i: int) -> None:

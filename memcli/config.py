@@ -23,6 +23,7 @@ Every key, its section and its default (README "Configuration" lists the same)::
                   category_keep = 20         # ... keeps this many, the rest summarised
                   used_days = 30             # entries used (injected, shown) this recently are kept first
                   interval_minutes = 10      # `compact --if-due`
+                  tombstone_days = 30        # a removed entry's emptied file is deleted once its removal is this old
     [extract]     max_items = 10
                   chars = 300
 """
@@ -62,6 +63,7 @@ class Config:
     compact_category_keep: int = 20
     compact_used_days: float = 30.0  # an entry injected or shown within this many days is kept first
     compact_interval_minutes: float = 10.0
+    compact_tombstone_days: float = 30.0  # a removal's emptied file (tombstone) is deleted once committed this long
     extract_max_items: int = 10
     extract_chars: int = 300
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 import os
 import sys
 
+from memcli import output
 from memcli.cli.spec import COMMANDS, OPTION_LIKE, TEXT_COMMANDS
+
+SERVING = ("mcp", "ui")  # run until stopped: their warnings show as they come
 
 
 def split_global(argv: list[str]) -> tuple[str | None, list[str]] | None:
@@ -110,7 +113,10 @@ def main(argv: list[str] | None = None) -> int:
                 argv = protect_text(argv)
                 parsed = split_global(argv)
                 assert parsed is not None  # protect_text only moves arguments after the command
+            if parsed[1][0] not in SERVING:
+                output.hold_warnings()  # a command that fails says one line: its error
             code = fast.run(parsed[1][0], parsed[1][1:], parsed[0])
+            output.release_warnings(failed=False)
             if code is not None:
                 return code
         elif argv == ["--version"]:
@@ -123,15 +129,24 @@ def main(argv: list[str] | None = None) -> int:
         return run(protect_text(argv))
     except BaseException as exc:  # tantivy's PanicException is a BaseException too
         if isinstance(exc, SystemExit):
+            output.release_warnings(failed=exc.code not in (0, None))
             raise
         if isinstance(exc, KeyboardInterrupt):
+            output.release_warnings(failed=True)
             sys.stderr.write("memcli: interrupted\n")
             return 130
         from memcli.errors import MemcliError
 
         if isinstance(exc, MemcliError):
-            sys.stderr.write(f"memcli: error: {exc.message}\n")
+            held = output.release_warnings(failed=True)
+            more = (
+                f" ({held} warning{'s' if held > 1 else ''} held back: MEMCLI_DEBUG=1 shows {'them' if held > 1 else 'it'})"
+                if held
+                else ""
+            )
+            sys.stderr.write(f"memcli: error: {exc.message}{more}\n")
             return exc.exit_code
+        output.release_warnings(failed=False)  # anything else: every word helps
         if isinstance(exc, BrokenPipeError):
             return _quiet_broken_pipe()
         if isinstance(exc, OSError) and exc.errno in (28, 5):  # ENOSPC, EIO: where the output goes

@@ -96,8 +96,33 @@ def print_json(data: Any) -> None:
     sys.stdout.write(to_json(data) + "\n")
 
 
+_held: list[str] | None = None  # warnings of the running command, while main holds them back
+
+
 def warn(message: str) -> None:
-    sys.stderr.write(f"memcli: warning: {message}\n")
+    """``memcli: warning: MESSAGE`` on stderr; while a command runs, at its end (``hold_warnings``)."""
+    line = f"memcli: warning: {message}\n"
+    if _held is not None:
+        _held.append(line)
+    else:
+        sys.stderr.write(line)
+
+
+def hold_warnings() -> None:
+    """Hold the warnings of the command about to run until it ends: a command that fails then says
+    one line (its error), never warnings and then the error (``release_warnings``).  Not with
+    ``MEMCLI_DEBUG``: then every warning shows as it comes."""
+    global _held
+    _held = None if os.environ.get("MEMCLI_DEBUG") else []
+
+
+def release_warnings(failed: bool) -> int:
+    """End holding: print the held warnings, or, when the command ``failed``, drop them; how many."""
+    global _held
+    held, _held = _held or [], None
+    if not failed:
+        sys.stderr.write("".join(held))
+    return len(held)
 
 
 def is_interactive() -> bool:

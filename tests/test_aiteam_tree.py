@@ -91,9 +91,11 @@ def test_a_category_tree_reads_as_it_is_and_says_how_to_migrate(tmp_path: Path):
     ]
     init = run("init", "--no-hooks", cwd=root, check=True).stdout
     assert "memcli migrate" in init
-    # A new entry goes into a file of its own, never into the category file.
+    # A new entry goes into a file of its own, never into the category file; the write gives the
+    # category file's second twin an id of its own (the next free one), and changes nothing else.
     new = int(run("add", "bmad-master", "decisions", "Use Redis streams for fan-out", cwd=root, check=True).stdout)
-    assert (root / ".memory" / "bmad-master" / "decisions.md").read_text() == DECISIONS
+    head, _, tail = DECISIONS.rpartition("<!-- id:1773600000000 -->")
+    assert (root / ".memory" / "bmad-master" / "decisions.md").read_text() == f"{head}<!-- id:1773600000001 -->{tail}"
     assert [p.name for p in entry_files(root, "bmad-master", "decisions")] == [
         f"{new}-use-redis-streams-for-fan-out.md"
     ]

@@ -192,6 +192,134 @@ def test_cherry_pick_and_stash_pop_use_the_driver(origin: Path):
     assert bodies(a) == ["entry made while stashed", "main entry", "picked entry", "stashed entry"]
 
 
+# ---------------------------------------------------------------- an edit against a removal
+def _edit_here_remove_there(repo: Path) -> int:
+    """The issue's history: an entry edited on branch `e`, removed on `main` (the current branch)."""
+    entry = add(repo, "Use SSE for the live feed")
+    add(repo, "a neighbour that stays")
+    commit(repo, "base")
+    gitx("checkout", "-qb", "e", cwd=repo)
+    run("edit", "dev", str(entry), "Use SSE, 30 s heartbeat", cwd=repo, check=True)
+    commit(repo, "e edits")
+    gitx("checkout", "-q", "main", cwd=repo)
+    run("rm", "dev", str(entry), "--yes", cwd=repo, check=True)
+    commit(repo, "main removes")
+    return entry
+
+
+@pytest.mark.parametrize(
+    "how", ["merge-edit-into-removal", "merge-removal-into-edit", "rebase-edit", "rebase-removal", "cherry-pick-edit"]
+)
+def test_an_edit_against_a_removal_merges_with_no_stop_and_the_edit_wins(tmp_path: Path, how: str):
+    repo = initialised_repo(tmp_path / "r")
+    entry = _edit_here_remove_there(repo)
+    if how == "merge-edit-into-removal":
+        result = gitx("merge", "--no-edit", "e", cwd=repo, check=False)
+    elif how == "merge-removal-into-edit":
+        gitx("checkout", "-q", "e", cwd=repo)
+        result = gitx("merge", "--no-edit", "main", cwd=repo, check=False)
+    elif how == "rebase-edit":
+        gitx("checkout", "-q", "e", cwd=repo)
+        result = gitx("rebase", "main", cwd=repo, check=False)
+    elif how == "rebase-removal":
+        result = gitx("rebase", "e", cwd=repo, check=False)
+    else:
+        result = gitx("cherry-pick", "e", cwd=repo, check=False)
+    assert result.returncode == 0 and "CONFLICT" not in result.stdout + result.stderr, result.stdout + result.stderr
+    assert bodies(repo) == ["Use SSE, 30 s heartbeat", "a neighbour that stays"], "the edit wins, nothing lost"
+    assert gitx("status", "--porcelain", "--untracked-files=all", cwd=repo).stdout == ""
+    shown = json.loads(run("show", "dev", str(entry), "--json", cwd=repo, check=True).stdout)
+    assert shown["body"] == "Use SSE, 30 s heartbeat"
+    run("compact", cwd=repo, check=True)
+    assert bodies(repo) == ["Use SSE, 30 s heartbeat", "a neighbour that stays"]
+
+
+def test_an_edit_against_a_removal_without_the_driver_is_one_conflict_that_resolve_settles(tmp_path: Path):
+    """As a hosting service merges (no driver): the documented same-entry conflict, in that entry's file."""
+    repo = initialised_repo(tmp_path / "r")
+    (repo / ".git" / "info").mkdir(exist_ok=True)
+    (repo / ".git" / "info" / "attributes").write_text("* merge=text\n")
+    entry = _edit_here_remove_there(repo)
+    result = gitx("merge", "--no-edit", "e", cwd=repo, check=False)
+    assert result.returncode != 0 and "CONFLICT" in result.stdout
+    conflicted = gitx("diff", "--name-only", "--diff-filter=U", cwd=repo).stdout.split()
+    assert len(conflicted) == 1 and conflicted[0].startswith(f".memory/dev/decisions/{entry}-"), conflicted
+    run("resolve", cwd=repo, check=True)
+    gitx("commit", "-q", "--no-edit", cwd=repo)
+    assert bodies(repo) == ["Use SSE, 30 s heartbeat", "a neighbour that stays"]
+    assert gitx("status", "--porcelain", "--untracked-files=all", cwd=repo).stdout == ""
+
+
+def test_a_removal_leaves_an_empty_file_only_where_git_tracks_it(tmp_path: Path):
+    repo = initialised_repo(tmp_path / "r")
+    committed = add(repo, "committed decision")
+    commit(repo, "base")
+    fresh = add(repo, "never committed")
+    run("rm", "dev", str(committed), str(fresh), "--yes", cwd=repo, check=True)
+    files = {p.name.split("-", 1)[0]: p for p in (repo / ".memory" / "dev" / "decisions").iterdir()}
+    assert str(fresh) not in files, "an untracked file is deleted: no other version of it exists"
+    assert files[str(committed)].read_bytes() == b"", "a tracked one is emptied: a change the driver can merge"
+    assert bodies(repo) == [] and json.loads(run("search", "committed", "--json", cwd=repo).stdout) == []
+    status = json.loads(run("status", "--json", cwd=repo, check=True).stdout)
+    assert status["agents"]["dev"]["entries"] == 0 and status["category_files"] == []
+    # Outside git there is nothing to merge: the file goes at once.
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    run("init", "--no-hooks", cwd=plain, check=True)
+    gone = add(plain, "outside git")
+    run("rm", "dev", str(gone), "--yes", cwd=plain, check=True)
+    assert list((plain / ".memory" / "dev" / "decisions").iterdir()) == []
+
+
+def test_compact_deletes_an_emptied_file_once_its_removal_is_settled(tmp_path: Path):
+    repo = initialised_repo(tmp_path / "r")
+    old, recent, edited = add(repo, "removed long ago"), add(repo, "removed today"), add(repo, "edited on a branch")
+    commit(repo, "base")
+    gitx("checkout", "-qb", "old-branch", cwd=repo)
+    run("edit", "dev", str(edited), "edited on a branch, long ago", cwd=repo, check=True)
+    commit(repo, "an edit on a branch that lives long")
+    gitx("checkout", "-q", "main", cwd=repo)
+    run("rm", "dev", str(old), str(edited), "--yes", cwd=repo, check=True)
+    long_ago = "2000-01-01T00:00:00+00:00"
+    gitx("commit", "-qam", "old removals", cwd=repo, env={"GIT_COMMITTER_DATE": long_ago, "GIT_AUTHOR_DATE": long_ago})
+    run("rm", "dev", str(recent), "--yes", cwd=repo, check=True)
+    folder = repo / ".memory" / "dev" / "decisions"
+    assert run("compact", "--dry-run", cwd=repo, check=True).stdout.count("an emptied file") == 2
+    run("compact", cwd=repo, check=True)
+    left = sorted(int(p.name.split("-", 1)[0]) for p in folder.iterdir())
+    assert left == [recent], "only the uncommitted removal's file waits"
+    commit(repo, "recent removal and compaction")
+    report = json.loads(run("compact", "--json", cwd=repo, check=True).stdout)
+    assert report["tombstonesCleaned"] == 0, "a removal committed today is not settled yet"
+    # A branch forked before a settled removal meets git's modify/delete: `memcli resolve` keeps the edit.
+    result = gitx("merge", "--no-edit", "old-branch", cwd=repo, check=False)
+    assert "CONFLICT (modify/delete)" in result.stdout
+    run("resolve", cwd=repo, check=True)
+    gitx("commit", "-q", "--no-edit", cwd=repo)
+    assert bodies(repo) == ["edited on a branch, long ago"]
+
+
+def test_two_removals_meeting_after_compaction_deleted_one_stay_a_removal(tmp_path: Path):
+    repo = initialised_repo(tmp_path / "r")
+    entry = add(repo, "removed on both branches")
+    commit(repo, "base")
+    gitx("checkout", "-qb", "old-branch", cwd=repo)
+    run("rm", "dev", str(entry), "--yes", cwd=repo, check=True)
+    commit(repo, "removed on a branch that lives long")
+    gitx("checkout", "-q", "main", cwd=repo)
+    run("rm", "dev", str(entry), "--yes", cwd=repo, check=True)
+    long_ago = "2000-01-01T00:00:00+00:00"
+    gitx("commit", "-qam", "removed long ago", cwd=repo, env={"GIT_COMMITTER_DATE": long_ago})
+    run("compact", cwd=repo, check=True)
+    commit(repo, "compacted")
+    result = gitx("merge", "--no-edit", "old-branch", cwd=repo, check=False)
+    assert "CONFLICT (modify/delete)" in result.stdout  # git's: an emptied file against a deleted one
+    assert "removed on both sides" in run("resolve", cwd=repo, check=True).stdout
+    gitx("commit", "-q", "--no-edit", cwd=repo)
+    assert bodies(repo) == [] and list((repo / ".memory" / "dev" / "decisions").glob("*.md")) == []
+    assert gitx("status", "--porcelain", "--untracked-files=all", cwd=repo).stdout == ""
+
+
 def test_a_clone_without_the_driver_merges_adds_and_removals_with_no_conflict(origin: Path):
     """What a hosting service does: a plain text merge.  Entries in files of their own never collide."""
     a = clone(origin, "a")
@@ -534,6 +662,36 @@ def test_three_way_merge_loses_nothing_and_keeps_removals(history):
     assert [e.id for e in merged] == sorted((e.id for e in merged), reverse=True), "newest first"
     again, _ = merge.merge_vault_text(text, text, text)
     assert again == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    _bodies, st.sampled_from(["keep", "edit", "remove"]), st.sampled_from(["keep", "edit", "remove"]), _bodies, _bodies
+)
+def test_an_entry_file_merges_an_edit_over_a_removal_in_any_order(body, mine, yours, my_edit, your_edit):
+    """One memory's file, as each side leaves it: unchanged, edited, or emptied by a removal (what
+    ``rm`` leaves of a tracked file, so that git calls the driver).  The edit wins over a removal,
+    a removal wins over no change, and which side is ours never matters."""
+    entry = Entry(1000, None, [], body)
+    version = {
+        "keep": lambda _text: vault.serialize([entry]),
+        "edit": lambda text: vault.serialize([Entry(1000, None, [], text)]),
+        "remove": lambda _text: "",
+    }
+    base = vault.serialize([entry])
+    ours, theirs = version[mine](my_edit), version[yours](your_edit)
+    merged = [
+        {e.body for e in vault.parse(merge.merge_vault_text(base, a, b)[0])}
+        for a, b in ((ours, theirs), (theirs, ours))
+    ]
+    assert merged[0] == merged[1]
+    edits = {text for action, text in ((mine, my_edit), (yours, your_edit)) if action == "edit" and text != body}
+    if edits:
+        assert edits <= merged[0], "every edit is kept, over a removal too"
+    elif "remove" in (mine, yours):
+        assert merged[0] == set(), "a removal beside no change (or another removal) sticks"
+    else:
+        assert merged[0] == {body}
 
 
 @pytest.mark.parametrize("mine", [b"Latin-1 caf\xe9\n", b"\xff\xfe binary \x00\n"])

@@ -278,6 +278,23 @@ def test_inject_budget_cuts_in_order(mem: Path):
     assert s["handoff"]["text"] == "[User]: the handoff survives" and len(s["tasks"]) == 2
 
 
+@pytest.mark.parametrize("budget", ["10000001", "1000000000000000", str(10**40)])
+def test_inject_takes_any_budget_however_large_and_exits_0(mem: Path, budget: str):
+    """inject promises exit 0 and what it can print: a budget larger than any block never cuts it.
+    What is not a budget at all stays a usage error (exit 2, stdout empty), as for every command."""
+    Store(Layout(mem)).add("dev", "decisions", "Adopt SSE for streaming")
+    for process in (False, True):
+        result = run("inject", "dev", "streaming", "--budget", budget, cwd=mem, process=process)
+        assert result.returncode == 0 and "Adopt SSE for streaming" in result.stdout and result.stderr == ""
+    data = json.loads(run("inject", "dev", "streaming", "-b", budget, "-f", "json", cwd=mem, check=True).stdout)
+    assert data["budget"] == int(budget) and "Adopt SSE" in data["block"]
+    for bad in ("0", "-5", "1e9", "lots"):
+        result = run("inject", "dev", "streaming", "--budget", bad, cwd=mem)
+        assert result.returncode == 2 and result.stdout == "" and len(result.stderr.splitlines()) == 1, bad
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert "however large its `--budget`" in readme and "for `inject` too (`--budget 0`" in readme
+
+
 _big_text = st.text(st.characters(blacklist_categories=("Cs",)), min_size=0, max_size=3000)
 
 

@@ -70,7 +70,12 @@ def test_hand_written_file_keeps_all_its_text_after_add(mem: Path):
     before = vault.parse(HAND_WRITTEN)
     result = run("add", "dev", "decisions", "a new decision", cwd=mem, check=True)
     new_id = int(result.stdout)
-    assert path.read_text() == HAND_WRITTEN, "a new entry never goes into a category file"
+    assert "a new decision" not in path.read_text(), "a new entry never goes into a category file"
+    # The file holds two entries with one id: this write gave the second an id of its own (what
+    # `show` promises of the next write), rewriting the file as an edit of it would: every text kept.
+    rewritten = vault.parse(path.read_text())
+    assert [e.body for e in rewritten] == [e.body for e in before]
+    assert [e.id for e in rewritten if e.marked][:2] == [1773679871839, 1773679871840]
     (new_file,) = entry_files(mem, "dev", "decisions")
     assert new_file.name == f"{new_id}-a-new-decision.md"
     after = Store(Layout(mem)).read("dev", "decisions")
@@ -83,7 +88,15 @@ def test_hand_written_file_keeps_all_its_text_after_add(mem: Path):
     assert "auto-handoff" in next(t for b, t in tags.items() if b.startswith("A body with a dash line"))
     # Listing shows the six entries of the file and the new one.
     listed = json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout)
-    assert len(listed) == 7
+    assert len(listed) == len({e["id"] for e in listed}) == 7
+    # A category file with no twin is never rewritten by an add.
+    single = HAND_WRITTEN.replace(
+        "<!-- id:1773679871839 -->\n## 2026-03-16T16:51 · #duplicate",
+        "<!-- id:1773679871800 -->\n## 2026-03-16T16:51 · #duplicate",
+    )
+    path.write_text(single)
+    run("add", "dev", "decisions", "one more decision", cwd=mem, check=True)
+    assert path.read_text() == single
 
 
 def test_provisional_ids_are_stable_until_written(mem: Path):
@@ -237,6 +250,47 @@ def test_rm_of_a_shared_id_removes_one_entry_and_says_which(mem: Path):
     result = run("rm", "dev", "1700000000000", "--yes", cwd=mem, check=True)
     assert "first copy" in result.stderr and "1 other entry with this id left" in result.stderr
     assert [e.body for e in Store(Layout(mem)).read("dev", "decisions")] == ["second copy"]
+
+
+TWIN = "<!-- id:{id} -->\n## 2026-03-16T16:51\n\n{text}\n\n---\n"
+
+
+@pytest.mark.parametrize("write", ["add", "edit"])
+def test_the_next_write_gives_a_twin_in_a_category_file_an_id_of_its_own(mem: Path, write: str):
+    """What `show` says and PRODUCT promises: two entries with one id are both kept, and the next write
+    of that category (not only `compact`) gives the second an id of its own."""
+    path = mem / ".memory" / "dev" / "lessons.md"
+    path.parent.mkdir()
+    texts = ("the first twin", "the second twin", "another lesson")
+    path.write_text(
+        "\n".join(TWIN.format(id=i, text=t) for i, t in zip((1773679871800,) * 2 + (1773679871900,), texts))
+    )
+    assert "2 entries share id" in run("show", "dev", "1773679871800", cwd=mem, check=True).stderr
+    run("add", "dev", "decisions", "another category: its files are not this write's", cwd=mem, check=True)
+    assert path.read_text().count("<!-- id:1773679871800 -->") == 2
+    if write == "add":
+        run("add", "dev", "lessons", "x", cwd=mem, check=True)
+    else:
+        run("edit", "dev", "1773679871900", "edited", cwd=mem, check=True)
+    rows = json.loads(run("list", "dev", "-c", "lessons", "--json", cwd=mem, check=True).stdout)
+    ids = {r["body"]: r["id"] for r in rows}
+    assert len(set(ids.values())) == len(rows) == (4 if write == "add" else 3), ids
+    assert ids["the first twin"] == 1773679871800, "the one show and edit find keeps the id"
+    assert ids["the second twin"] == 1773679871801, "the next free id: it keeps its place in time"
+    shown = run("show", "dev", "1773679871800", cwd=mem, check=True)
+    assert "share id" not in shown.stderr and "the first twin" in shown.stdout
+
+
+def test_the_next_write_gives_a_copied_entry_file_an_id_of_its_own(mem: Path):
+    first = run("add", "dev", "lessons", "the original", cwd=mem, check=True).stdout.strip()
+    (original,) = entry_files(mem, "dev", "lessons")
+    copy = original.with_name(original.name.replace(".md", "-2.md"))
+    copy.write_text(original.read_text().replace("the original", "a copy, changed by hand"))
+    found = json.loads(run("show", "dev", first, "--json", cwd=mem, check=True).stdout)["body"]
+    run("add", "dev", "lessons", "a third", cwd=mem, check=True)
+    rows = json.loads(run("list", "dev", "-c", "lessons", "--json", cwd=mem, check=True).stdout)
+    assert len({r["id"] for r in rows}) == 3
+    assert {r["body"]: r["id"] for r in rows}[found] == int(first), "the one show found keeps the id"
 
 
 @pytest.mark.parametrize(
@@ -452,6 +506,36 @@ def test_a_vault_file_linked_outside_is_never_read_or_printed(mem: Path, tmp_pat
     result = run("add", "dev", "decisions", "through the folder link", cwd=mem)
     assert result.returncode == 1 and "symlink" in result.stderr
     assert tree(outside) == before
+
+
+@pytest.mark.parametrize("links", [1, 3])
+def test_a_refusal_through_a_symlink_is_one_line(mem: Path, tmp_path: Path, links: int):
+    """Every refusal is one line on stderr: the reads before the refused write warn about the same
+    links ("skipped ...: a symlink leads it outside"), and those warnings are held back."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    agent = mem / ".memory" / "mal"
+    agent.mkdir()
+    for category in ("tasks", "decisions", "lessons")[:links]:
+        (agent / category).symlink_to(outside, target_is_directory=True)
+    talk = [("user", "How should the live feed reach the browser?")] + [
+        ("agent", f"We decided to use server-sent events for the live feed, reason {i}.") for i in range(8)
+    ]
+    conversation = json.dumps([{"role": role, "text": text} for role, text in talk])
+    attempts = [(["add", "mal", "tasks", "- [ ] a task"], None)]
+    if links == 3:  # closing a session writes the decisions it extracted: into a linked folder
+        attempts.append((["checkpoint", "mal", "-", "--close"], conversation))
+    for args, stdin in attempts:
+        result = run(*args, cwd=mem, input=stdin, process=True)
+        assert result.returncode == 1 and "refusing to touch" in result.stderr, (args, result.stderr)
+        assert len(result.stderr.splitlines()) == 1, (args, result.stderr)
+        assert list(outside.iterdir()) == []
+    # A command that succeeds still says what it skipped (after its output); MEMCLI_DEBUG shows
+    # every warning as it comes, also before an error.
+    listed = run("list", "mal", cwd=mem, process=True)
+    assert listed.returncode == 0 and listed.stderr.count("warning: skipped") == links
+    debug = run("add", "mal", "tasks", "x", cwd=mem, env=clean_env(MEMCLI_DEBUG="1"), process=True)
+    assert debug.returncode == 1 and "warning: skipped" in debug.stderr.splitlines()[0]
 
 
 def test_a_symlinked_index_folder_is_replaced_not_followed(mem: Path, tmp_path: Path):

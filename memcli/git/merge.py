@@ -8,7 +8,9 @@ other side's removed marker, the driver compares whole entries by id:
 
 * an entry added on either side is kept (both, if both added different ones);
 * an entry removed on one side and unchanged on the other is removed;
-* an entry edited on one side and unchanged (or removed) on the other keeps the edit;
+* an entry edited on one side and unchanged (or removed) on the other keeps the edit -- an
+  entry file that a removal emptied (``rm`` leaves a tracked file empty, so that git calls this
+  driver instead of stopping at a modify/delete conflict) is a version with no entries;
 * an entry whose text changed on one side and whose tags changed on the other (an archive
   beside an edit) keeps both changes; tags changed on both sides merge as sets (what each
   side added is added, what each side took away is gone);

@@ -104,6 +104,57 @@ def unmerged(top: Path, pathspec: str) -> dict[str, set[str]]:
     return found
 
 
+def _paths_z(result: subprocess.CompletedProcess | None) -> set[str] | None:
+    if result is None or result.returncode != 0:
+        return None
+    return {p for p in result.stdout.split("\0") if p}
+
+
+def committed(root: Path, *pathspecs: str) -> set[str] | None:
+    """The files under ``pathspecs`` that the current commit (HEAD) holds, as paths relative to
+    ``root``; None outside git, before the first commit, or when git fails."""
+    return _paths_z(git(root, "--literal-pathspecs", "ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *pathspecs))
+
+
+def uncommitted(root: Path, *pathspecs: str) -> set[str] | None:
+    """Tracked files under ``pathspecs`` whose work-tree or staged content differs from HEAD
+    (relative to ``root``); None when git fails (no commit yet, not a repository)."""
+    return _paths_z(
+        git(root, "--literal-pathspecs", "diff", "--name-only", "-z", "--relative", "HEAD", "--", *pathspecs)
+    )
+
+
+def changed_since(root: Path, seconds: float, *pathspecs: str) -> set[str] | None:
+    """Files under ``pathspecs`` (relative to ``root``) that a commit of the last ``seconds`` changed,
+    merges included (against each parent); None when git fails."""
+    import time
+
+    since = str(int(time.time() - seconds))
+    result = git(
+        root,
+        "--literal-pathspecs",
+        "log",
+        f"--since={since}",
+        "-m",
+        "--name-only",
+        "--relative",
+        "--format=",
+        "-z",
+        "--",
+        *pathspecs,
+        timeout=30,
+    )
+    if result is not None and result.returncode != 0 and "does not have any commits" in result.stderr:
+        return set()
+    return _paths_z(result)
+
+
+def ignored(root: Path, path: str) -> bool | None:
+    """Whether git ignores ``path`` (relative to ``root``; it need not exist); None outside git."""
+    result = git(root, "check-ignore", "-q", "--no-index", "--", path)
+    return None if result is None or result.returncode not in (0, 1) else result.returncode == 0
+
+
 def add(top: Path, *paths: str) -> bool:
     """``git add`` the paths; whether it worked."""
     result = git(top, "add", "--", *paths)

@@ -11,7 +11,7 @@ from memcli.errors import MemcliError
 from memcli.git import repo
 from memcli.git.merge import merge_bytes, resolve_text
 from memcli.storage import vault
-from memcli.storage.fsutil import atomic_write
+from memcli.storage.fsutil import atomic_write, remove
 from memcli.storage.paths import CONVERSATIONS_DIR, Layout
 
 
@@ -60,10 +60,17 @@ def resolve_all(layout: Layout) -> list[tuple[str, str]]:
                 merged, _notes = merge_bytes(path, *versions)
             except ValueError as exc:
                 raise_error(f"{path}: cannot merge it entry by entry ({exc}); resolve it by hand")
-            atomic_write(target, merged, layout.memory)
+            if not merged and not {"2", "3"} <= stages and path.endswith(".md"):
+                # Removed on both sides, one of which deleted the file (a settled removal's tombstone that
+                # compaction deleted): the deletion stands.
+                remove(target, layout.memory)
+                how = "removed on both sides: deleted, and staged"
+            else:
+                atomic_write(target, merged, layout.memory)
+                how = "merged entry by entry from git's three versions, and staged"
             if not repo.add(top, path):
                 raise_error(f"{path}: merged, but `git add` failed")
-            done.append((path, "merged entry by entry from git's three versions, and staged"))
+            done.append((path, how))
     for file in _memory_files(layout):
         rel = str(file.relative_to(layout.root))
         if any(p == rel or str(top / p) == str(file) for p, _ in done) if top else False:

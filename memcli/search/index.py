@@ -10,7 +10,7 @@ incompatible index is rebuilt into a temporary folder that then replaces the old
 Index writes happen under memcli's memory lock, taken before tantivy's writer is
 opened.  Searches never wait for it: when another process holds it, a search answers
 from the index for the files that did not change and from an in-memory index of the
-files that did (and says the cache was not updated).  The index heals itself: any
+files that did (and says so only when asked: ``notice``).  The index heals itself: any
 failure to open, update or read it (a crash left files behind, a file was corrupted)
 leads to a rebuild into a fresh folder, or, while the lock is busy, to an in-memory
 index -- never to a failed search.
@@ -506,10 +506,17 @@ class SearchIndex:
             return self._search_with([ALL], text, agent, category, limit, neighbours, tag_only)
 
     def notice(self) -> str | None:
-        """What a search should say on stderr about the cache, if anything."""
+        """What a search should say on stderr about the cache, if anything.
+
+        A cache that could not be updated because of an error (a full or read-only disk, an index
+        that cannot be rebuilt) is said every time: it stays so until a person acts.  A cache that
+        was merely busy (another memcli process held the memory lock: a compaction, an add, a
+        hook) is not: the changed files were answered from themselves, so the answer is what a
+        fresh index would give, and ``inject`` runs on every prompt, where an agent's hook shows
+        stderr to the user.  ``search --explain`` and ``MEMCLI_DEBUG=1`` say that too."""
         if self.problem:
             return f"{self.problem}; answered from the files"
-        if self.stale:
+        if self.stale and (self.explain or os.environ.get("MEMCLI_DEBUG")):
             return "the search cache was not updated (another memcli process holds the memory lock); answered from the files"
         return None
 

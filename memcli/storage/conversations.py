@@ -30,7 +30,7 @@ from pathlib import Path
 
 from memcli.storage.injected_block import strip_injected
 from memcli.errors import MemcliError
-from memcli.storage.fsutil import OutsideMemory, atomic_write, read_inside
+from memcli.storage.fsutil import OutsideMemory, atomic_write, clean_stale_temp, read_inside
 from memcli.storage.fsutil import warn as _warn
 from memcli.storage.paths import Layout, validate_agent
 from memcli.storage.transcripts import (
@@ -515,8 +515,14 @@ def append_messages(
         current = read_inside(path, layout.memory) or b""
         if current and not current.endswith(b"\n"):
             current += b"\n"
-        atomic_write(path, current + b"\n".join(new) + b"\n", layout.memory)
+        _write(path, current + b"\n".join(new) + b"\n", layout)
     return len(new)
+
+
+def _write(path: Path, data: bytes, layout: Layout) -> None:
+    """Replace a conversation file (under the memory lock), and remove what writes cut short left beside it."""
+    atomic_write(path, data, layout.memory)
+    clean_stale_temp([path.parent], layout.memory)
 
 
 def write_conversation(
@@ -533,7 +539,7 @@ def write_conversation(
     re-saved conversation or a merge cannot bring those messages back; ``other`` lines
     (not messages) are kept at the end, as they were.
     """
-    atomic_write(path, serialize(messages, trimmed, other, closed), layout.memory)
+    _write(path, serialize(messages, trimmed, other, closed), layout)
 
 
 def serialize(
@@ -564,5 +570,5 @@ def close_session(layout: Layout, agent: str, session: str) -> bool:
         return True
     if data and not data.endswith(b"\n"):
         data += b"\n"
-    atomic_write(path, data + line_bytes(CLOSED_LINE) + b"\n", layout.memory)
+    _write(path, data + line_bytes(CLOSED_LINE) + b"\n", layout)
     return True

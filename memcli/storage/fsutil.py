@@ -20,7 +20,7 @@ from memcli.errors import LockTimeout, MemcliError
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
 
 class OutsideMemory(MemcliError):
@@ -91,12 +91,12 @@ _warned: set[str] = set()
 
 
 def warn(message: str) -> None:
-    """A warning on stderr, once per process for the same text."""
-    import sys
+    """A warning on stderr (``output.warn``), once per process for the same text."""
+    from memcli import output
 
     if message not in _warned:
         _warned.add(message)
-        sys.stderr.write(f"memcli: warning: {message}\n")
+        output.warn(message)
 
 
 CACHE_DIR = ".vault"  # memcli's own cache folder inside .memory/: disposable
@@ -175,7 +175,9 @@ def stage_write(path: Path, data: str | bytes, within: Path) -> str:
         data = data.encode("utf-8")
     make_dirs(path.parent, within)
     guard(path, within)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    # ".<name>.<pid>-<random>.tmp": hidden from every reader, ignored by the .gitignore line `init`
+    # writes, and, once its process is gone (kill -9), removed by the next write (clean_stale_temp).
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}-", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -190,6 +192,69 @@ def stage_write(path: Path, data: str | bytes, within: Path) -> str:
             os.unlink(tmp)
         raise
     return tmp
+
+
+TEMP_SUFFIX = ".tmp"
+STALE_TEMP_SECONDS = 600.0  # a temporary file naming no process (an older memcli's) is stale after this
+
+
+def _temp_owner(name: str) -> int | None:
+    """The process id in a temporary file's name (``.<name>.<pid>-<random>.tmp``), if it names one."""
+    stem = name[: -len(TEMP_SUFFIX)]
+    last = stem.rsplit(".", 1)[-1].split("-", 1)[0]
+    return int(last) if last.isascii() and last.isdigit() and len(last) < 10 else None
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process, or we may not ask: alive, to be safe
+    return True
+
+
+def is_temp_name(name: str) -> bool:
+    return name.startswith(".") and name.endswith(TEMP_SUFFIX)
+
+
+def clean_stale_temp(
+    folders: Iterable[Path], within: Path, dry_run: bool = False, listed: dict[Path, list[str]] | None = None
+) -> int:
+    """Remove the temporary files that writes cut short (kill -9, a power cut) left in ``folders``
+    (each inside ``within``; missing folders are fine): hidden ``*.tmp`` files whose writing
+    process is gone, and any older than STALE_TEMP_SECONDS (a name with no process id, an older
+    memcli's; or one whose id a later process happens to have).  A temporary file lives for
+    milliseconds, between its write and its rename; one whose process is gone will never be
+    renamed.  ``listed``: the temporary names a caller already found in a folder (no listing
+    again: a folder of 100,000 entries takes 15 ms or more to list).  Returns how many were
+    (``dry_run``: would be) removed."""
+    removed = 0
+    now = time.time()
+    for folder in dict.fromkeys(folders):
+        if listed is not None and folder in listed:
+            names = listed[folder]
+        else:
+            try:
+                names = [name for name in os.listdir(folder) if is_temp_name(name)]
+            except OSError:
+                continue
+        for name in names:
+            path = folder / name
+            owner = _temp_owner(name)
+            try:
+                old = now - os.lstat(path).st_mtime >= STALE_TEMP_SECONDS
+                if not old and (owner is None or _alive(owner)):
+                    continue
+                if not dry_run:
+                    remove(path, within)
+                removed += 1
+            except (OSError, MemcliError):
+                continue  # gone meanwhile, or not ours to touch (a link out): left alone
+    return removed
 
 
 def atomic_write(path: Path, data: str | bytes, within: Path) -> None:

@@ -8,9 +8,10 @@ whole category) are still read, and their entries edited and removed in place; m
 writes a new entry into one (``memcli migrate`` moves their entries into entry files).
 
 Reads never take the lock.  Every write takes the memory lock, re-reads what it changes and
-replaces files atomically, so concurrent processes never lose an entry.  A removal deletes the
-entry's file (or the entry from a category file).  ``<agent>/.removed`` files written by memcli
-0.1 are still honoured, and ``compact`` applies them.
+replaces files atomically, so concurrent processes never lose an entry.  A removal takes the
+entry out of its file; a file left with no entry is deleted, or, where the current commit holds
+it, left empty (a tombstone: see ``_kept_when_emptied``) so that a branch that edited it merges.
+``<agent>/.removed`` files written by memcli 0.1 are still honoured, and ``compact`` applies them.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from memcli.config import Config, load_config
 from memcli.errors import MemcliError, NotFound, VaultFormatError
 from memcli.storage.fsutil import (
     NotAFile,
+    clean_stale_temp,
+    is_temp_name,
     OutsideMemory,
     is_inside,
     atomic_write,
@@ -393,9 +396,16 @@ class Store:
 
     def category_files(self) -> list[str]:
         """The AITEAM-X category files in the tree (``agent/category.md``): what ``migrate`` moves
-        into entry files."""
+        into entry files.  An empty one (a tombstone: its entries were removed) holds nothing to move."""
         memory = self.layout.memory
-        return [f"{a}/{c}.md" for a in self.agents() for c in self.categories if os.path.isfile(memory / a / f"{c}.md")]
+        found = []
+        for a in self.agents():
+            for c in self.categories:
+                path = memory / a / f"{c}.md"
+                with contextlib.suppress(OSError):
+                    if os.path.isfile(path) and os.path.getsize(path):
+                        found.append(f"{a}/{c}.md")
+        return found
 
     def sources(self, agent: str, category: str) -> list[tuple[str, bytes]]:
         """The category's files as (key, bytes): see ``category_sources``."""
@@ -468,17 +478,68 @@ class Store:
     def _ids_in_use(self, agent: str, category: str) -> set[int]:
         """Ids of the category, cheaply: those its entry files are named by, and those of its
         category file (read only if there is one)."""
+        return self._id_census(agent, category)[0]
+
+    def _id_census(self, agent: str, category: str) -> tuple[set[int], set[int], list[str]]:
+        """``_ids_in_use``; the ids among them that may be held twice: one that two entry files'
+        names start with, or that the category file holds twice or beside an entry file's name
+        (found from the same listing: an entry file never has to be read for it); and the names of
+        temporary files in the category's folder (``clean_stale_temp``)."""
+        from collections import Counter
+
+        counts: Counter[int] = Counter()
         used: set[int] = set()
+        temps: list[str] = []
         with contextlib.suppress(OSError):
             for name in os.listdir(self.layout.category_dir(agent, category)):
+                if is_temp_name(name):
+                    temps.append(name)
+                    continue
                 head = name.split("-", 1)[0].split(".", 1)[0]
                 if head.isascii() and head.isdigit() and len(head) <= vault.MAX_ID_DIGITS:
                     used.add(int(head))
+                    if name.endswith(".md"):
+                        counts[int(head)] += 1
         legacy = self.layout.category_file(agent, category)
         if os.path.lexists(legacy):
             with contextlib.suppress(MemcliError):
-                used |= {e.id for e in read_vault_file(legacy, self.layout.memory) if e.id is not None}
-        return used
+                ids = [e.id for e in read_vault_file(legacy, self.layout.memory) if e.id is not None]
+                used.update(ids)
+                counts.update(ids)
+        return used, {i for i, n in counts.items() if n > 1}, temps
+
+    def _renumber_twins(self, agent: str, category: str, candidates: set[int] | None = None) -> None:
+        """Give every entry of a category that shares its id with another one an id of its own (and
+        drop exact copies), as ``compact`` does: what ``show`` promises of the next write.  The first
+        of them (the one ``show`` and ``edit`` find) keeps the id; only the files that hold a twin are
+        rewritten.  Call under the lock, after a write to the category."""
+        if candidates is None:
+            candidates = self._id_census(agent, category)[1]
+        if not candidates:
+            return
+        sources = self.sources(agent, category)
+        try:
+            everything = parse_sources(sources, self.layout.memory, skip_unreadable=False)
+        except MemcliError:
+            return  # a file that cannot be read: compact reports it; this write stays as it is
+        removed = self.removed_ids(agent)
+        entries = [e for e in everything if (category, e.id) not in removed]
+        held = {i for i in candidates if sum(e.id == i for e in entries) > 1}
+        touched = {e.source for e in entries if e.id in held and e.source}
+        if not touched:
+            return
+        copies = [Entry(e.id, e.date, list(e.tags), e.body, e.marked) for e in entries]
+        for copy, e in zip(copies, entries):
+            copy.source = e.source
+        final, _dropped, _renumbered = self._clean(copies, taken=lambda: self._ids_elsewhere(agent, category))
+        plan: dict[str, list[Entry]] = {key: [] for key in touched if key}
+        for e in final:
+            if e.source in plan:
+                plan[e.source].append(e)
+        held_bytes = dict(sources)
+        plan = {k: v for k, v in plan.items() if vault.serialize(v).encode() != held_bytes.get(k)}
+        if plan:
+            self._write_files(agent, category, plan)
 
     def _clean(self, entries: list[Entry], renumber: bool = True, taken=None) -> tuple[list[Entry], int, int]:
         """Drop exact copies and give every duplicated id but the first a new id.
@@ -547,23 +608,57 @@ class Store:
             n += 1
             key = f"{stem}-{n}.md"
 
-    def _write_files(self, agent: str, category: str, plan: dict[str, list[Entry]]) -> None:
-        """Write each file of ``plan`` (key -> its entries; no entries: the file is deleted), then
-        tell the listeners.  Call under the lock.  Not atomic as a whole: the order makes a crash
+    def _write_files(
+        self, agent: str, category: str, plan: dict[str, list[Entry]], listed: dict[Path, list[str]] | None = None
+    ) -> None:
+        """Write each file of ``plan`` (key -> its entries; no entries: the file is deleted, or emptied
+        where the current commit holds it: ``_kept_when_emptied``), then tell the listeners.  Call under the lock.  Not atomic as a whole: the order makes a crash
         part-way leave copies, never losses (a summary before the files it folds are deleted)."""
         memory = self.layout.memory
         # New files first, files that lose entries after, deletions last: a crash between two writes
         # (kill -9 during a compaction) can leave an entry twice (its file and a summary), never none.
         order = sorted(plan, key=lambda k: (not plan[k], os.path.lexists(memory / k)))
+        emptied = [k for k in order if not plan[k] and os.path.lexists(memory / k)]
+        kept = self._kept_when_emptied(agent, category, emptied) if emptied else set()
         for key in order:
             entries = plan[key]
             path = memory / key
             if entries:
                 atomic_write(path, vault.serialize(entries), memory)
+            elif key in kept:
+                if os.path.getsize(path):
+                    atomic_write(path, b"", memory)  # a tombstone: see _kept_when_emptied
             else:
                 remove(path, memory)
+        # What writes cut short left beside these files (``listed``: temporary names the caller found
+        # in a folder already, so that it is not listed twice).
+        clean_stale_temp([(memory / k).parent for k in order], memory, listed=listed)
         for listener in self.listeners:
             listener(self, agent, category)
+
+    def _kept_when_emptied(self, agent: str, category: str, keys: list[str]) -> set[str]:
+        """Which of the files a write empties stay as empty files (tombstones) instead of being
+        deleted: those the current commit holds.
+
+        git calls no merge driver for a file deleted on one side and changed on the other (a
+        modify/delete conflict stops the merge), so a removal that deleted a committed entry file
+        would stop the merge of a branch that edited that entry.  An emptied file is a change of
+        content like any other: with memcli's driver the edit wins over the removal (an empty
+        file holds no entry), a removal beside an unchanged file is a clean removal, and with no
+        driver (a hosting service) it is the one same-entry conflict that ``memcli resolve``
+        settles.  Readers see no entry in an empty file; ``compact`` deletes a tombstone once its
+        removal is committed and older than ``[compact] tombstone_days``.  A file that the current
+        commit does not hold (an entry added and removed before a commit, memory outside git) has
+        no version that a branch could have changed, and is deleted at once.  A symlink is always
+        deleted (the link only)."""
+        from memcli.git.repo import committed
+
+        memory = self.layout.memory
+        keys = [k for k in keys if not os.path.islink(memory / k)]
+        if not keys:
+            return set()
+        known = committed(memory, f"{agent}/{category}", f"{agent}/{category}.md")
+        return {k for k in keys if known and k in known}
 
     def _snapshot(self, agent: str, category: str) -> list[tuple[str, bytes]]:
         return category_sources(self.layout.memory, agent, category)
@@ -656,8 +751,11 @@ class Store:
         check_content(body, tags)
         self.layout.require()
         with self.lock():
-            entry = Entry(id=self._new_id(self._ids_in_use(agent, category)), date=None, tags=tags, body=body)
-            self.write_new(agent, category, entry)
+            used, twins, temps = self._id_census(agent, category)
+            entry = Entry(id=self._new_id(used), date=None, tags=tags, body=body)
+            self.write_new(agent, category, entry, {self.layout.category_dir(agent, category): temps})
+            if twins:
+                self._renumber_twins(agent, category, twins)
         return entry
 
     def check_size(self, body: str) -> None:
@@ -670,12 +768,13 @@ class Store:
                 " ([vault] max_entry_bytes in .memory/config.toml); nothing written"
             )
 
-    def write_new(self, agent: str, category: str, entry: Entry) -> str:
-        """Write an entry that has its id into a new file of its own (under the lock); its key."""
+    def write_new(self, agent: str, category: str, entry: Entry, listed: dict[Path, list[str]] | None = None) -> str:
+        """Write an entry that has its id into a new file of its own (under the lock); its key.
+        ``listed``: see ``_write_files``."""
         _check_storable(entry.body, entry.tags)
         key = self.free_key(agent, category, entry)
         entry.source = key
-        self._write_files(agent, category, {key: [entry]})
+        self._write_files(agent, category, {key: [entry]}, listed)
         return key
 
     def update(
@@ -730,11 +829,12 @@ class Store:
             self._write_files(
                 agent, located.category, {key: [updated if n == target else e for n, e in enumerate(entries)]}
             )
+            self._renumber_twins(agent, located.category)
         return Located(agent, located.category, updated)
 
     def remove(self, agent: str, entry_ids: list[int]) -> list[tuple[Located, int]]:
         """Remove entries by id: all of them, or none if any id is unknown.  An entry file left
-        with no entry is deleted.
+        with no entry is deleted (emptied where the current commit holds it: ``_kept_when_emptied``).
 
         Returns each removed entry with the number of entries that still hold its id: where
         several share one (a copy, an old merge), the first of them is removed and the others stay.

@@ -14,6 +14,10 @@ write the same files, and git merges them with no conflict and one copy of each.
 D. the search index is brought up to date;
 E. legacy files left by `migrate` (``*.md.bak``, ``<agent>/*.md.bak``, ``conversations/*.json.bak``)
    are removed;
+F. the emptied files that removals leave where the current commit holds them (tombstones: ``Store._kept_when_emptied``)
+   are deleted once the removal is settled (``settled_tombstones``: that one depends on git's
+   history and the clock, so two clones may delete one at different times -- a deletion of an
+   empty file merges cleanly);
 plus clean-up in every vault file: exact copies dropped, duplicate ids renumbered,
 entries sorted newest first, the removals recorded in memcli 0.1's ``.removed`` files
 applied (and those files deleted); duplicated conversation lines dropped.  Running it twice in a row changes nothing the second time.
@@ -56,6 +60,8 @@ class CompactReport:
     vaultEntriesMerged: int = 0
     indexRebuilt: bool = False
     legacyFilesCleaned: int = 0
+    tombstonesCleaned: int = 0
+    tempFilesCleaned: int = 0
     duplicatesDropped: int = 0
     idsRenumbered: int = 0
     removedEntriesDropped: int = 0
@@ -199,7 +205,8 @@ def _each_category(
 
 def _rewrite(entries: list[Entry], replace: dict[int, Entry | None]) -> dict[str, list[Entry]]:
     """The files that hold the entries in ``replace`` (keyed by ``id()``: the entry to write in its
-    place, or None to drop it), as they are to be written; an entry file left empty is deleted."""
+    place, or None to drop it), as they are to be written; an entry file left empty is deleted
+    (emptied where the current commit holds it)."""
     touched = {e.source for e in entries if id(e) in replace and e.source}
     plan: dict[str, list[Entry]] = {key: [] for key in touched}
     for e in entries:
@@ -290,7 +297,7 @@ def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tu
 
 def cap_plan(store: Store, agent: str, category: str, entries: list[Entry], old: list[Entry]) -> dict[str, list[Entry]]:
     """The files to write to fold ``old`` into one summary: their files lose them (an entry file
-    left empty is deleted) and the summary gets a file of its own.  The summary's id is the
+    left empty is deleted, or emptied where the current commit holds it) and the summary gets a file of its own.  The summary's id is the
     newest folded entry's plus one (free in the category), its date that entry's, its text a
     function of the folded entries: two clones that cap the same entries write the same file."""
     old = sorted(old, key=vault.newest_first, reverse=True)
@@ -360,6 +367,101 @@ def _step_legacy(store: Store, report: CompactReport, dry: bool) -> None:
             path.unlink(missing_ok=True)
 
 
+def tombstones(store: Store) -> list[str]:
+    """The empty vault files (keys inside ``.memory/``): what a removal leaves of a committed file
+    (``Store._kept_when_emptied``)."""
+    import os
+
+    memory = store.layout.memory
+    found: list[str] = []
+    for agent in store.agents():
+        for category in store.categories:
+            legacy = f"{agent}/{category}.md"
+            candidates = [legacy] if os.path.isfile(memory / legacy) else []
+            try:
+                with os.scandir(memory / agent / category) as listing:
+                    candidates += sorted(
+                        f"{agent}/{category}/{e.name}"
+                        for e in listing
+                        if e.name.endswith(".md") and not e.name.startswith(".") and e.is_file(follow_symlinks=False)
+                    )
+            except OSError:
+                pass
+            found += [key for key in candidates if _empty(memory / key)]
+    return found
+
+
+def _empty(path) -> bool:
+    import os
+
+    try:
+        return not os.path.islink(path) and os.path.getsize(path) == 0
+    except OSError:
+        return False
+
+
+def settled_tombstones(store: Store, keys: list[str]) -> list[str]:
+    """The tombstones that can go: those whose removal no branch can still meet as a change.
+
+    Outside git, every one.  In git: one that the current commit does not hold, and one whose
+    removal is committed (HEAD holds it empty too) and that no commit of the last
+    ``[compact] tombstone_days`` touched.
+    A branch forked before the removal and merged after its tombstone went meets a modify/delete
+    conflict there, which ``memcli resolve`` settles (the edit wins).  When git cannot answer,
+    none (they wait for a later run)."""
+    from memcli.git import repo
+
+    if not keys:
+        return []
+    memory = store.layout.memory
+    if repo.toplevel(memory) is None:
+        return list(keys)
+    known = repo.committed(memory, ".")
+    dirty = repo.uncommitted(memory, ".")
+    recent = repo.changed_since(memory, store.config.compact_tombstone_days * 86_400, ".")
+    if known is None:
+        return []
+    if dirty is None or recent is None:
+        return [k for k in keys if k not in known]
+    return [k for k in keys if k not in known or (k not in dirty and k not in recent)]
+
+
+def _step_tombstones(store: Store, report: CompactReport, dry: bool) -> None:
+    memory = store.layout.memory
+    for key in settled_tombstones(store, tombstones(store)):
+        report.tombstonesCleaned += 1
+        report.actions.append(f"delete {key} (an emptied file: its removal is settled)")
+        if not dry:
+            with store.lock():  # still empty: nothing was written into it meanwhile
+                if _empty(memory / key):
+                    remove(memory / key, memory)
+
+
+def _step_temp_files(store: Store, report: CompactReport, dry: bool) -> None:
+    """Temporary files that writes cut short (kill -9) left anywhere in the memory tree."""
+    import os
+    from pathlib import Path
+
+    from memcli.storage.fsutil import TEMP_SUFFIX, clean_stale_temp
+
+    memory = store.layout.memory
+    folders = []
+    for folder, dirs, files in os.walk(memory):
+        if os.path.relpath(folder, memory) == os.path.join(".vault", "index"):
+            dirs[:] = []  # tantivy's own files
+            continue
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(folder, d))]
+        if any(f.startswith(".") and f.endswith(TEMP_SUFFIX) for f in files):
+            folders.append(Path(folder))
+    if not folders:
+        return
+    with store.lock():
+        cleaned = clean_stale_temp(folders, memory, dry_run=dry)
+    if cleaned:
+        report.tempFilesCleaned += cleaned
+        report.actions.append(f"delete {cleaned} temporary file{'s' if cleaned > 1 else ''} left by writes cut short")
+
+
 def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> CompactReport:
     """Compact the memory.  No lock is held for the whole run: each file is prepared without it
     and written under it only if nothing changed meanwhile, so writers and readers never wait
@@ -396,6 +498,8 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
     _step_copies(store, report, dry_run, unreadable)
     _step_cap(store, report, dry_run, unreadable)
     _step_legacy(store, report, dry_run)
+    _step_tombstones(store, report, dry_run)
+    _step_temp_files(store, report, dry_run)
     if not dry_run:
         from memcli.search.index import SearchIndex
 

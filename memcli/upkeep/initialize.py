@@ -46,10 +46,14 @@ OBSOLETE_GITATTRIBUTES = {
     "# memcli: vault files merge entry by entry (memcli's merge driver, registered in .git/config);"
     " conversations by union": GITATTRIBUTES_COMMENT,
 }
+# What a write cut short leaves: fsutil.stage_write's ".<name>.<pid>-<random>.tmp" (and older memcli's
+# ".<name>.<random>.tmp"), beside the file it was to replace.
+TEMP_FILES_LINE = ".memory/**/.*.tmp"
 GITIGNORE_LINES = [
     "# memcli: the search index and session state are a local cache",
     ".memory/.vault/",
     ".memory/**/*.bak",
+    TEMP_FILES_LINE,
 ]
 
 

@@ -126,7 +126,7 @@ def migrate(
     for path in progress(sorted(layout.memory.glob("*.md")), "migrating flat files", threshold=20):
         with store.lock():
             _migrate_flat_file(store, path, report, dry_run)
-    files = [(a, c) for a in store.agents() for c in store.categories if store.layout.category_file(a, c).is_file()]
+    files = [(key.split("/")[0], key.split("/")[1][: -len(".md")]) for key in store.category_files()]
     for agent, category in progress(files, "moving entries into files of their own", threshold=20):
         with store.lock():
             _migrate_category_file(store, agent, category, report, dry_run)

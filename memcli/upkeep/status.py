@@ -108,6 +108,14 @@ def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
             "changes": changes,
             "hooks": hooks.installed(root),
         }
+        from memcli.upkeep.initialize import TEMP_FILES_LINE
+
+        probe = f"{store.layout.memory.name}/dev/decisions/.1-probe.md.1-probe.tmp"  # as stage_write names one
+        if repo.ignored(root, probe) is False:
+            report["problems"].append(
+                f"git does not ignore the temporary files a write cut short can leave in .memory/:"
+                f" `memcli init` adds `{TEMP_FILES_LINE}` to .gitignore"
+            )
     else:
         report["git"] = None
     return report
