@@ -38,17 +38,22 @@ def clone(remote: Path, where: Path, name: str) -> Path:
     return where
 
 
+def repository(root: Path, name: str) -> Path:
+    """A new repository on main, its author ``name``, with memcli set up (no hooks)."""
+    root.mkdir()
+    sh(root, "init", "-q", "-b", "main")
+    sh(root, "config", "user.name", name)
+    sh(root, "config", "user.email", f"{name.lower()}@example.com")
+    run("init", "-q", "--no-hooks", cwd=root, check=True)
+    return root
+
+
 @pytest.fixture
 def team(tmp_path: Path) -> dict[str, Path]:
     """A remote whose main holds reviewed memory, the maintainer's clone and a contributor's."""
     remote = tmp_path / "remote.git"
     sh(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
-    alice = tmp_path / "alice"
-    alice.mkdir()
-    sh(alice, "init", "-q", "-b", "main")
-    sh(alice, "config", "user.name", "Alice")
-    sh(alice, "config", "user.email", "alice@example.com")
-    run("init", "-q", "--no-hooks", cwd=alice, check=True)
+    alice = repository(tmp_path / "alice", "Alice")
     run("add", "dev", "decisions", "Use SSE for the live feed #sse", cwd=alice, check=True)
     sh(alice, "add", "-A")
     sh(alice, "commit", "-qm", "memory")
@@ -172,12 +177,7 @@ def test_own_writes_hand_edits_and_local_commits_are_never_held(team):
 
 
 def test_a_repository_without_a_remote_holds_nothing(tmp_path: Path):
-    root = tmp_path / "solo"
-    root.mkdir()
-    sh(root, "init", "-q", "-b", "main")
-    sh(root, "config", "user.name", "Solo")
-    sh(root, "config", "user.email", "solo@example.com")
-    run("init", "-q", "--no-hooks", cwd=root, check=True)
+    root = repository(tmp_path / "solo", "Solo")
     run("add", "dev", "decisions", "Use SQLite for the cache", cwd=root, check=True)
     sh(root, "add", "-A")
     sh(root, "commit", "-qm", "one")
