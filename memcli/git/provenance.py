@@ -172,7 +172,7 @@ def git(root: Any, *args: str, timeout: float = GIT_TIMEOUT) -> Any:
     and needs no ``subprocess`` (about 3 ms of imports on every prompt)."""
     from memcli.git.repo import git as run
 
-    return run(root, "-c", "log.showRoot=true", "-c", "core.quotePath=false", *args, timeout=timeout)
+    return run(root, "--no-replace-objects", "-c", "core.quotePath=false", *args, timeout=timeout)
 
 
 # ------------------------------------------------------------------------------------ the cache
@@ -464,7 +464,8 @@ def _log(top: str, args: list[str], memrel: str, stdin: str = "") -> list[Commit
 
 
 def _log_command(args: list[str], memrel: str) -> list[str]:
-    cmd = ["-c", "log.showRoot=true", "log", "--raw", "-c", "--no-abbrev", "--no-renames", "-z", "--source"]
+    cmd = ["--no-replace-objects", "-c", "log.showRoot=true", "log", "--raw", "-c", "--no-abbrev", "--no-renames"]
+    cmd += ["-z", "--source"]
     return cmd + ["--no-ext-diff", "--no-textconv", "--format=%n%H %S", *args, "--", memrel]
 
 
@@ -510,6 +511,7 @@ def _infos(top: str, commits: list[str]) -> dict[str, dict[str, str]]:
         return {}
     done = git_input(
         top,
+        "--no-replace-objects",
         "log",
         "--no-walk=unsorted",
         "--stdin",
@@ -537,7 +539,7 @@ def _blobs(top: str, names: list[str]) -> dict[str, bytes]:
         return {}
     names = list(dict.fromkeys(names))
     asked = "".join(n + "\n" for n in names).encode("utf-8", "surrogateescape")
-    data = git_input_bytes(top, "cat-file", "--batch", input=asked, timeout=GIT_TIMEOUT * 3)
+    data = git_input_bytes(top, "--no-replace-objects", "cat-file", "--batch", input=asked, timeout=GIT_TIMEOUT * 3)
     if data is None:
         raise GitFailed("cat-file")
     out: dict[str, bytes] = {}
@@ -633,7 +635,7 @@ def _keys(rel: str, raw: bytes, bodies: bool = True) -> set[str]:
     if isinstance(_kind(rel), tuple):
         for e in _entries(rel, raw):
             keys.update(k for k in map(_line_key, e.body.splitlines()) if k)
-            keys.update("#" + t for t in e.tags)
+            keys.update(_tag_keys(e.tags))
             if bodies:
                 keys.add(_body_key(e.body))
     elif bodies:
@@ -641,8 +643,14 @@ def _keys(rel: str, raw: bytes, bodies: bool = True) -> set[str]:
     return keys
 
 
+def _tag_keys(tags: list[str]) -> list[str]:
+    """The tags that change what a block shows (``pinned``, ``supersedes-…``, ``allow-…``), as
+    keys: a common tag (``#deploy``) is no one's, and no block prints tags."""
+    return ["#" + t for t in tags if t == "pinned" or t.startswith(("supersedes-", "allow-"))]
+
+
 def _entry_keys(e: Entry) -> list[str]:
-    return [k for k in map(_line_key, e.body.splitlines()) if k] + ["#" + t for t in e.tags]
+    return [k for k in map(_line_key, e.body.splitlines()) if k] + _tag_keys(e.tags)
 
 
 # ------------------------------------------------------------------------------ the answer
@@ -734,6 +742,7 @@ def _holds(
     ]
     if fetched:
         here.append("FETCH_HEAD")
+    here += _other_work_trees(where)  # what another work tree of this clone has checked out
     from memcli.git.repo import git_many
 
     # Both at once (git reads; two cores): what is checked out, and every other branch and tag.
@@ -745,13 +754,19 @@ def _holds(
         for path, _, new in c.wrote:
             if new == "gitlink" and c.id not in made and os.path.exists(os.path.join(top, path)):
                 raise Poisoned(f"a submodule inside the memory, from commit {c.id[:10]}")
-    # Every foreign commit, checked out or on any other branch or tag: the lines it added are
-    # theirs wherever they land (a squash, a cherry-pick, a rebase of theirs, a file checked out).
+    # Every foreign commit, checked out or on any other branch or tag.  The lines one checked out
+    # added are theirs wherever they land; the lines one elsewhere added are theirs in the files
+    # its commits wrote (a squash, a cherry-pick, a rebase of theirs, a file checked out), and its
+    # whole entries anywhere: a line that merely reads like one on somebody's unmerged branch ("Run
+    # the tests before pushing") does not hold back what the reader writes elsewhere.
+    near_ids = {c.id for c in checked_out}
     foreign = list({c.id: c for c in checked_out + elsewhere if c.id not in made}.values())
     wanted = [b for c in foreign for _, parents, new in c.wrote for b in (*parents, new)]
     blobs = _blobs(top, wanted)
-    added: dict[str, Commit] = {}  # a line (or tag, or whole text) a foreign commit added -> that commit
+    added: dict[str, Commit] = {}  # a line or whole text a checked-out foreign commit added -> it
+    far: dict[str, Commit] = {}  # the same for foreign commits elsewhere (lines count at their paths)
     for c in foreign:
+        into = added if c.id in near_ids else far
         for path, parents, new in c.wrote:
             if not path.startswith(prefix) or new not in blobs:
                 continue
@@ -760,12 +775,15 @@ def _holds(
             for p in parents:
                 before |= _keys(rel, blobs.get(p, b""), bodies=False)
             for key in _keys(rel, blobs[new]) - before:
-                added.setdefault(key, c)
-    if not added:
+                into.setdefault(key, c)
+    if not added and not far:
         return [], False
     written = {p[len(prefix) :] for c in foreign for p, _, _ in c.wrote if p.startswith(prefix)}
     candidates = _candidates(layout, top, ref_t, "" if unborn else "HEAD", memrel, prefix, written)
-    reviewed = _blobs(top, [f"{ref_t}:{prefix}{rel}" for rel in candidates]) if ref_t else {}
+    # The trusted branch's version of each, and the index's (what git would store: a branch's
+    # .gitattributes may have git write the work tree's copy otherwise, re-encoded or expanded).
+    versions = [f"{ref_t}:{prefix}{rel}" for rel in candidates] if ref_t else []
+    reviewed = _blobs(top, versions + [f":{prefix}{rel}" for rel in candidates])
     holds: list[Hold] = []
     config_held = False
     named: dict[str, tuple[str, list[Commit], list[list[Any]], list[int]]] = {}
@@ -779,11 +797,25 @@ def _holds(
         except OSError:
             continue
         on_t = _keys(rel, reviewed[f"{ref_t}:{prefix}{rel}"]) if f"{ref_t}:{prefix}{rel}" in reviewed else set()
+        staged = reviewed.get(f":{prefix}{rel}")
+
+        def theirs(keys: list[str]) -> list[Commit]:
+            """The foreign commits that added any of these keys (a body's lines and whole text)."""
+            found = [added[k] for k in keys if k in added and k not in on_t]
+            if rel in written:  # lines from elsewhere count in the files its commits wrote
+                found += [far[k] for k in keys if k in far and k not in on_t]
+            else:
+                found += [far[k] for k in keys if k.startswith("\x00") and k in far and k not in on_t]
+            return found
+
         if isinstance(kind, tuple):
             keys: list[list[Any]] = []
             by: list[Commit] = []
+            also = {e.id: e for e in _entries(rel, staged)} if staged is not None and staged != raw else {}
             for e in _entries(rel, raw):
-                hits = [added[k] for k in (*_entry_keys(e), _body_key(e.body)) if k in added and k not in on_t]
+                twin = also.get(e.id)
+                more = (*_entry_keys(twin), _body_key(twin.body)) if twin is not None else ()
+                hits = theirs([*_entry_keys(e), _body_key(e.body), *more])
                 if not hits or digest_of(kind[0], kind[1], e) in trusted:
                     continue
                 keys.append([kind[0], kind[1], e.id])
@@ -793,7 +825,10 @@ def _holds(
         else:
             text = raw.decode("utf-8", "replace")
             lines = [k for k in map(_line_key, text.splitlines()) if k] + [_body_key(text)]
-            hits = [added[k] for k in lines if k in added and k not in on_t]
+            if staged is not None and staged != raw:
+                index_text = staged.decode("utf-8", "replace")
+                lines += [k for k in map(_line_key, index_text.splitlines()) if k] + [_body_key(index_text)]
+            hits = theirs(lines)
             if not hits:
                 continue
             if kind == "config":
@@ -809,6 +844,28 @@ def _holds(
     return holds, config_held
 
 
+def _other_work_trees(where: dict[str, Any]) -> list[str]:
+    """The commits other work trees of this clone have checked out (``git worktree add``)."""
+    out: list[str] = []
+    base = f"{where['common']}/worktrees"
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return out
+    for name in names:
+        folder = os.path.join(base, name)
+        if os.path.realpath(folder) == os.path.realpath(where["dir"]):
+            continue
+        try:
+            with open(os.path.join(folder, "HEAD"), encoding="utf-8") as handle:
+                head = handle.read().strip()
+        except OSError:
+            continue
+        if len(head) in (40, 64) and all(c in "0123456789abcdef" for c in head):
+            out.append(head)  # detached there (a branch there is among --branches already)
+    return out
+
+
 def _candidates(
     layout: Layout, top: str, ref_t: str | None, head: str, memrel: str, prefix: str, written: set[str]
 ) -> list[str]:
@@ -819,7 +876,9 @@ def _candidates(
       ``checkout -- PATH`` of theirs, and memcli's own rewrites of such a file: pin, edit, a hook);
     - every file in those paths' folders (a new file memcli made from theirs: ``supersede``
       carries its tags, ``migrate`` moves a category file's entries into its folder);
-    - what HEAD holds that the trusted branch does not, and what is staged (two tree diffs)."""
+    - what HEAD holds that the trusted branch does not, what is staged (two tree diffs), and
+      tracked files changed in the work tree (``diff-files``: a stat of each, side by side with
+      the others; untracked files elsewhere are the reader's own)."""
     from memcli.git.repo import git_many
 
     names = set(written)
@@ -831,11 +890,11 @@ def _candidates(
                 names.update(f"{where}/{n}" for n in os.listdir(os.path.join(memory, where)))
             except OSError:
                 pass
-    asked = []
+    asked = [["--no-replace-objects", "diff-files", "--name-only", "-z", "--", memrel]]  # changed, not staged
     if ref_t and head:
-        asked.append(["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", ref_t, head, "--", memrel])
+        asked.append(["--no-replace-objects", "diff", "--name-only", "-z", "--no-renames", ref_t, head, "--", memrel])
     if head:
-        asked.append(["diff-index", "--cached", "--name-only", "-z", "--no-renames", head, "--", memrel])
+        asked.append(["--no-replace-objects", "diff-index", "--cached", "--name-only", "-z", head, "--", memrel])
     for done in git_many(top, asked, timeout=GIT_TIMEOUT * 3) if asked else ():
         if done is None or done.returncode != 0:
             raise GitFailed("diff")
