@@ -37,6 +37,7 @@ commits and the files that differ from ``T``.  When git fails or hangs, the last
 from __future__ import annotations
 
 import os
+import re
 
 from memcli.storage.paths import PROJECT_FILE, Layout
 
@@ -221,8 +222,12 @@ def _common(gdir: str) -> str:
         return gdir
 
 
-def _cache_path(layout: Layout, dirs: tuple[str, str] | None) -> str:
-    return f"{dirs[0]}/{FOLDER}/{CACHE}" if dirs else str(layout.state / CACHE)
+def state_file(layout: Layout, name: str, common: bool = False) -> str:
+    """Where memcli keeps a file of its own about this clone: in git's folder (``.git/memcli/``;
+    with ``common``, the folder every work tree shares), which no branch can ship; outside git, in
+    the cache folder.  (Where only git can tell, ``GIT_DIR``, the cache folder too.)"""
+    dirs = _git_dirs(layout)
+    return f"{dirs[1 if common else 0]}/{FOLDER}/{name}" if dirs else str(layout.state / name)
 
 
 def _stamp(layout: Layout, where: dict[str, Any]) -> list[list[int]]:
@@ -303,10 +308,9 @@ def provenance(layout: Layout, refresh: bool = False) -> Provenance:
     """The memory's provenance, from the cache while git's state holds; never raises.  When git
     fails to answer, what the cache held last stands (it is not replaced, so the next call asks
     again): a git that hangs or refuses never lets what was held back through."""
-    dirs = _git_dirs(layout)
-    path = _cache_path(layout, dirs)
+    path = state_file(layout, CACHE)
     data = _load(path)
-    in_git = dirs is not None or bool(os.environ.get("GIT_DIR"))
+    in_git = _git_dirs(layout) is not None or bool(os.environ.get("GIT_DIR"))
     try:
         if data is not None and not refresh and _fresh(data, layout):
             return _answer(data)
@@ -589,31 +593,18 @@ def _kind(rel: str) -> tuple[str, str] | str | None:
 def _line_key(line: str) -> str | None:
     line = line.replace("\r", "").strip()
     if "$Id" in line:  # a branch's .gitattributes may ask git for `ident`: the work tree's copy expands it
-        line = _IDENT.sub("$Id$", line)
+        line = re.sub(_IDENT, "$Id$", line)
     if len(line) < MIN_LINE or line.startswith("<!-- id:") or line.strip("-") == "":
         return None
     return line
 
 
-_IDENT_RE = r"\$Id(?::[^$\n]*)?\$"
-
-
-class _Pattern:
-    def __init__(self, pattern: str):
-        self.pattern, self.compiled = pattern, None
-
-    def sub(self, repl: str, text: str) -> str:
-        import re
-
-        return re.sub(self.pattern, repl, text)
-
-
-_IDENT = _Pattern(_IDENT_RE)
+_IDENT = r"\$Id(?::[^$\n]*)?\$"  # what `ident` expands: compiled only for a line that holds "$Id"
 
 
 def _body_key(body: str) -> str:
     if "$Id" in body:
-        body = _IDENT.sub("$Id$", body)
+        body = re.sub(_IDENT, "$Id$", body)
     return "\x00" + " ".join(body.replace("\r", "").split())
 
 
@@ -662,7 +653,7 @@ def _compute(layout: Layout, cache: str, in_git: bool) -> Provenance:
         if in_git:
             raise GitFailed("rev-parse")  # a repository git will not read now (ownership, a hang)
         stamp = _no_git_stamp(layout)
-        trusted = _read_trusted(str(layout.state / TRUST_FILE))
+        trusted = _read_trusted(state_file(layout, TRUST_FILE, common=True))
         _save(cache, {"v": VERSION, "git": None, "stamp": stamp, "trusted": sorted(trusted)})
         return Provenance([], trusted, None, False)
     top = where["top"]
@@ -678,7 +669,7 @@ def _compute(layout: Layout, cache: str, in_git: bool) -> Provenance:
         pass
     where["refs"] = [r for r in (head_ref, ref_t, "refs/remotes/origin/HEAD") if r]
     stamp = _stamp(layout, where)  # taken before asking git: a change meanwhile is seen next time
-    trusted = _read_trusted(f"{where['common']}/{FOLDER}/{TRUST_FILE}")
+    trusted = _read_trusted(state_file(layout, TRUST_FILE, common=True))
     memrel = os.path.relpath(os.path.realpath(layout.memory), os.path.realpath(top)).replace(os.sep, "/")
     prefix = memrel + "/"
     poisoned = _poisoned(top, memrel)
@@ -927,11 +918,7 @@ def trust(layout: Layout, digests: list[tuple[str, str]]) -> int:
 
     from memcli.errors import MemcliError
 
-    dirs = _git_dirs(layout)
-    if dirs is None and os.environ.get("GIT_DIR"):
-        where = _where(layout)
-        dirs = (where["dir"], where["common"]) if where else None
-    path = f"{dirs[1]}/{FOLDER}/{TRUST_FILE}" if dirs else str(layout.state / TRUST_FILE)
+    path = state_file(layout, TRUST_FILE, common=True)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         have = _read_trusted(path)

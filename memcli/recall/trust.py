@@ -36,10 +36,9 @@ class Verdicts:
         import json
         import os
 
-        from memcli.git.provenance import _git_dirs
+        from memcli.git.provenance import state_file
 
-        dirs = _git_dirs(layout)
-        self.path = f"{dirs[0]}/memcli/verdicts.json" if dirs else str(layout.state / "verdicts.json")
+        self.path = state_file(layout, "verdicts.json")
         # The rules' version without importing them (a verdict from other rules is judged again):
         # the guard module's size and change time.
         guard_file = os.path.join(os.path.dirname(os.path.dirname(__file__)), "storage", "guard.py")
@@ -142,10 +141,6 @@ def project_verdict(prov: Provenance, text: str, memo: Verdicts | None = None) -
     if reason and prov.trusted and project_digest(text) in prov.trusted:
         return None
     return reason
-
-
-def of(layout: Layout) -> Provenance:
-    return provenance(layout)
 
 
 # ------------------------------------------------------------------------------------- review
