@@ -1,6 +1,15 @@
-"""The operations that memcli's two faces share: the CLI (``memcli.cli``) and the MCP server
-(``memcli.agents.mcp_server``) parse their input, call these and format the result, so that both
-validate, refuse secrets, lock and stay fresh in the same way."""
+"""memcli's operations layer: one function per operation, and ``OPERATIONS``, the table the three
+faces are built over.
+
+The faces are the command line (``memcli.cli.commands``), the MCP server
+(``memcli.agents.mcp_server``, whose tools are generated from the table) and the page
+(``memcli.ui``, whose writes are looked up in it).  A face parses its input, opens a ``Memory``
+(the store with index upkeep, and how that face names agents) and calls the operation; the
+operation resolves the agent, checks the text (size, secrets, the content rules), finds copies,
+locks and writes, and returns a typed result that knows its JSON form and its one-line message.
+So every face validates, refuses, locks and stays fresh in the same way, and says the same.
+``tests/test_faces.py`` fails when a face offers an operation this table does not have, or a
+write operation has neither an MCP tool nor a stated reason for having none."""
 
 from __future__ import annotations
 
@@ -10,7 +19,9 @@ from memcli.storage.store import ARCHIVED_TAG, SUPERSEDES, Located, Store, curre
 
 TYPE_CHECKING = False  # names for annotations only
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Callable, Sequence
+
+    from memcli.storage.paths import Layout
 
     from memcli.search.index import Hit
 
@@ -85,7 +96,7 @@ def parse_id(value: str | int) -> int:
     return int(value)
 
 
-def add(
+def _store_new(
     store: Store,
     agent: str,
     category: str,
@@ -106,7 +117,7 @@ def add(
 COPY_SCAN_FILES = 300  # without an index, a category of at most this many files is read to find a copy
 
 
-def edit(
+def _store_edit(
     store: Store,
     located: Located,
     text: str | None,
@@ -216,12 +227,6 @@ def _newest(store: Store, agent: str | None, category: str | None, limit: int) -
     return rows
 
 
-def show(store: Store, agent: str, entry_id: str | int) -> tuple[Located, int]:
-    """The entry, and how many other entries share its id (what a merge by hand can leave)."""
-    located = store.find(agent, parse_id(entry_id))
-    return located, twins(store, located)
-
-
 def twins(store: Store, located: Located) -> int:
     """How many other entries of the agent share the entry's id."""
     return sum(1 for t in store.iter_entries(located.agent) if t.entry.id == located.entry.id) - 1
@@ -276,21 +281,15 @@ def find_of(store: Store, agent: str, entry_id: int) -> Located:
         raise
 
 
-def locate_many(store: Store, first: str, rest: list[str], command: str = "rm") -> dict[str, list[Located]]:
-    """``AGENT ID...`` or ``ID...``: the entries, by agent (an id given twice counts once); an error,
-    before anything is done, if one is unknown."""
-    groups: dict[str, list[Located]] = {}
-    rest = list(dict.fromkeys(rest))
+def agent_and_ids(store: Store, first: str, rest: list[str], command: str = "rm") -> tuple[str | None, list[str]]:
+    """``AGENT ID...`` or ``ID...`` as a command line gives them: the agent (None: left out, the ids
+    name it) and the ids."""
     if _names_an_id(store, first):
-        for value in dict.fromkeys([first, *rest]):
-            located = find_anywhere(store, parse_id(value))
-            groups.setdefault(located.agent, []).append(located)
-        return groups
+        return None, [first, *rest]
     if not rest:
         raise MemcliError(f"missing ID: `memcli {command} AGENT ID...` (see `memcli list {first}` for ids)")
     store.check(first)
-    groups[first] = [find_of(store, first, parse_id(value)) for value in rest]
-    return groups
+    return first, list(rest)
 
 
 def mark_done(store: Store, located: Located, text: str | None = None) -> list[str]:
@@ -321,7 +320,7 @@ def first_line(body: str) -> str:
     return ""
 
 
-def search(
+def find(
     store: Store,
     query: str,
     agent: str | None = None,
@@ -374,7 +373,7 @@ def held(store: Store, rows: list[Located]) -> dict[int, str | None]:
     return found
 
 
-def supersede(
+def _store_successor(
     store: Store,
     located: Located,
     text: str,
@@ -436,3 +435,820 @@ def entry_json(agent: str, category: str, entry: vault.Entry, superseded_by: int
         "superseded_by": superseded_by,
         "supersedes": predecessors(entry.tags),
     }
+
+
+# -- the memory a face works on -----------------------------------------------------------------
+
+
+def open_store(layout: Layout) -> Store:
+    """The store, with a listener that keeps an existing search index current after writes (no
+    index yet: the next search builds it)."""
+    store = Store(layout)
+    store.listeners.append(_update_index)
+    return store
+
+
+def _update_index(store: Store, agent: str, category: str) -> None:
+    from memcli.search.freshness import MANIFEST
+
+    if (store.layout.index_dir / MANIFEST).exists():
+        from memcli.search.index import SearchIndex
+
+        SearchIndex(store).update_after_write(agent, category)
+
+
+class Memory:
+    """The memory one call of a face works on: the store (opened on first use, with index upkeep)
+    and how the face names agents.  ``default_agent`` answers for a call that names none (the MCP
+    server's ``--agent``); ``known_agents_only`` refuses a write to an agent that has no memory while
+    others have some (a model that says "claude" where the hooks read "dev" would write memory no
+    session ever gets; a person typing a new agent's name means it)."""
+
+    def __init__(
+        self,
+        dir_option: str | None = None,
+        *,
+        store: Store | None = None,
+        default_agent: str | None = None,
+        known_agents_only: bool = False,
+    ):
+        self.dir_option, self._store = dir_option, store
+        self.default_agent, self.known_agents_only = default_agent, known_agents_only
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            from memcli.storage.paths import find_layout
+
+            self._store = open_store(find_layout(self.dir_option))
+        return self._store
+
+    def agent(self, given: str | None, *, writing: bool = False) -> str:
+        """The one agent resolver: the agent a call names, else the face's default; on a write, one
+        with no memory while others have some is refused when the face asks for that."""
+        from memcli.storage.paths import validate_agent
+
+        chosen = given or self.default_agent
+        if chosen is None:
+            names = ", ".join(self.store.agents()) or "none yet"
+            raise MemcliError(f"name the agent (known agents: {names})")
+        validate_agent(chosen)
+        if writing and self.known_agents_only:
+            known = self.store.agents()
+            if known and chosen not in known:
+                mine = f" (this server's agent is {self.default_agent})" if self.default_agent else ""
+                raise MemcliError(f"agent {chosen!r} has no memory here; known agents: {', '.join(known)}{mine}")
+        return chosen
+
+    def entry(self, agent: str | None, entry_id: str | int) -> Located:
+        """The entry with this id: the named agent's (else the face's default agent's); with no agent
+        at all, whichever agent holds it (an error if none or several do)."""
+        number = parse_id(entry_id)
+        chosen = agent or self.default_agent
+        if chosen is None:
+            return find_anywhere(self.store, number)
+        self.store.check(chosen)
+        return find_of(self.store, chosen, number)
+
+    def entries(self, agent: str | None, ids: Sequence[str | int]) -> dict[str, list[Located]]:
+        """The entries with these ids, by agent (an id given twice counts once); an error, before
+        anything is done, if one is unknown."""
+        if not ids:
+            raise MemcliError("no ids given")
+        groups: dict[str, list[Located]] = {}
+        for value in dict.fromkeys(ids):
+            located = self.entry(agent, value)
+            if all(t.entry is not located.entry for t in groups.get(located.agent, [])):
+                groups.setdefault(located.agent, []).append(located)
+        return groups
+
+
+# -- results: what an operation did, as data and as one line ------------------------------------
+
+
+class Result:
+    """What an operation did.  ``message``: one line (or one a thing done) for a person; ``to_json``:
+    the data; ``for_agents``: the text and data an agent is given (held memory named, never quoted)."""
+
+    @property
+    def message(self) -> str:
+        raise NotImplementedError
+
+    def to_json(self) -> Any:
+        raise NotImplementedError
+
+    def for_agents(self) -> tuple[str, dict[str, Any]]:
+        return self.message, self.to_json()
+
+    @property
+    def entry_id(self) -> int | None:
+        """The entry a face shows after the operation (the new one, the one changed), if any."""
+        return None
+
+
+def where(located: Located) -> str:
+    """``dev/decisions 1773679871839``: how every face names an entry."""
+    return f"{located.agent}/{located.category} {located.entry.id}"
+
+
+class Added(Result):
+    def __init__(self, located: Located, duplicate: bool):
+        self.located, self.duplicate = located, duplicate
+
+    @property
+    def entry_id(self) -> int | None:
+        return self.located.entry.id
+
+    @property
+    def message(self) -> str:
+        if self.duplicate:
+            return f"already stored as {where(self.located)}; nothing added"
+        return f"added {where(self.located)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {**located_json(self.located), "duplicate": self.duplicate}
+
+
+class Edited(Result):
+    def __init__(self, located: Located):
+        self.located = located
+
+    @property
+    def entry_id(self) -> int | None:
+        return self.located.entry.id
+
+    @property
+    def message(self) -> str:
+        return f"updated {where(self.located)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return located_json(self.located)
+
+
+class Removed(Result):
+    """The entries removed, each with how many others share its id and were left."""
+
+    def __init__(self, rows: list[tuple[Located, int]]):
+        self.rows = rows
+
+    @property
+    def entry_id(self) -> int | None:
+        return self.rows[0][0].entry.id if self.rows else None
+
+    @property
+    def message(self) -> str:
+        lines = []
+        for located, twins in self.rows:
+            first = " ".join(located.entry.body.split())[:60]
+            others = "entry" if twins == 1 else "entries"
+            note = f' ("{first}"; {twins} other {others} with this id left)' if twins else ""
+            lines.append(f"removed {where(located)}{note}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"removed": [located_json(r) for r, _ in self.rows]}
+
+
+class Ticked(Result):
+    def __init__(self, located: Located, lines: list[str]):
+        self.located, self.lines = located, lines
+
+    @property
+    def entry_id(self) -> int | None:
+        return self.located.entry.id
+
+    @property
+    def message(self) -> str:
+        return "\n".join(self.lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.located.entry.id, "agent": self.located.agent, "ticked": self.lines}
+
+
+class Superseded(Result):
+    def __init__(self, old: Located, new: Located):
+        self.old, self.new = old, new
+
+    @property
+    def entry_id(self) -> int | None:
+        return self.new.entry.id
+
+    @property
+    def message(self) -> str:
+        return f"superseded {where(self.old)} by {self.new.entry.id}"
+
+    def to_json(self) -> dict[str, Any]:
+        return located_json(self.new)
+
+
+class Flagged(Result):
+    """archive, unarchive, pin, unpin: each entry as it is after, and whether it changed."""
+
+    def __init__(self, verb: str, rows: list[tuple[Located, bool]]):
+        self.verb, self.rows = verb, rows
+
+    @property
+    def entry_id(self) -> int | None:
+        return self.rows[0][0].entry.id if self.rows else None
+
+    @property
+    def message(self) -> str:
+        return "\n".join(
+            f"{self.verb} {where(t)}" if changed else f"{where(t)} was {self.verb} already" for t, changed in self.rows
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"entries": [{**located_json(t), "changed": changed} for t, changed in self.rows]}
+
+
+class Trusted(Result):
+    """What was trusted (``_project`` for the project text), and what was not, and why."""
+
+    def __init__(self, entries: list[Located], project: bool, refused: list[str]):
+        self.entries, self.project, self.refused = entries, project, refused
+
+    @property
+    def entry_id(self) -> int | None:
+        return self.entries[0].entry.id if self.entries else None
+
+    @property
+    def message(self) -> str:
+        lines = list(self.refused) + (["trusted _project"] if self.project else [])
+        lines += [f"trusted {where(t)}" for t in self.entries]
+        return "\n".join(lines) if self.entries or self.project else "\n".join([*self.refused, "nothing to trust"])
+
+    def to_json(self) -> dict[str, Any]:
+        rows = [{"agent": t.agent, "category": t.category, "id": t.entry.id} for t in self.entries]
+        return {"trusted": rows, "project": self.project}
+
+
+def located_json(located: Located, superseded_by: int | None = None) -> dict[str, Any]:
+    return entry_json(located.agent, located.category, located.entry, superseded_by)
+
+
+def withheld(row: dict[str, Any]) -> dict[str, Any]:
+    """An entry held back from agents (``memcli review``) as an agent is given it: named, never
+    quoted (its text could be a contributor's unreviewed words or a hijack)."""
+    if not row.get("held"):
+        return row
+    from memcli.recall.trust import short
+
+    held = short(row["held"])  # a commit's author and subject are the contributor's own words
+    note = (
+        f"[{held}. Its text is not shown to agents; the user can read it with"
+        " `memcli review` and let it in with `memcli trust`.]"
+    )
+    row = {**row, "held": held, "body": note, "matches": [], "tags": []}
+    if "snippet" in row:
+        row["snippet"] = note
+    return row
+
+
+def entry_text(row: dict[str, Any]) -> str:
+    """An entry as an agent reads it: a head line (id, agent/category, date, tags) and the text."""
+    tags = " ".join("#" + t for t in row.get("tags") or [])
+    head = f"{row['id']}  {row['agent']}/{row['category']}  {row['date']}" + (f"  {tags}" if tags else "")
+    return f"{head}\n{row['body']}"
+
+
+class Found(Result):
+    def __init__(self, hits: list[Hit], notice: str | None):
+        self.hits, self.notice = hits, notice
+
+    @property
+    def message(self) -> str:
+        return "\n\n".join(entry_text(h.to_json()) for h in self.hits) or "no matches"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"results": [h.to_json() for h in self.hits]}
+
+    def for_agents(self) -> tuple[str, dict[str, Any]]:
+        rows = [withheld(h.to_json()) for h in self.hits]
+        return "\n\n".join(entry_text(r) for r in rows) or "no matches", {"results": rows}
+
+
+class Shown(Result):
+    def __init__(self, located: Located, newest: int | None, twins: int, held: str | None):
+        self.located, self.newest, self.twins, self.held = located, newest, twins, held
+
+    @property
+    def message(self) -> str:
+        text = entry_text(self.to_json())
+        if self.newest is not None:
+            text += f"\n\n(superseded: the newest version is {self.newest})"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        return {**located_json(self.located, self.newest), "held": self.held}
+
+    def for_agents(self) -> tuple[str, dict[str, Any]]:
+        data = withheld(self.to_json())
+        text = entry_text(data)
+        if self.newest is not None:
+            text += f"\n\n(superseded: the newest version is {self.newest})"
+        return text, data
+
+
+class Listed(Result):
+    def __init__(self, rows: list[Located], held: dict[int, str | None]):
+        self.rows, self.held = rows, held
+
+    def _rows(self) -> list[dict[str, Any]]:
+        return [{**located_json(r), "held": self.held.get(id(r))} for r in self.rows]
+
+    @property
+    def message(self) -> str:
+        return _list_text(self._rows())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"entries": self._rows()}
+
+    def for_agents(self) -> tuple[str, dict[str, Any]]:
+        rows = [withheld(r) for r in self._rows()]
+        return _list_text(rows), {"entries": rows}
+
+
+def _list_text(rows: list[dict[str, Any]]) -> str:
+    lines = [f"{r['id']}  {r['agent']}/{r['category']}  {r['date']}  {first_line(r['body'])[:100]}" for r in rows]
+    return "\n".join(lines) or "no entries"
+
+
+class Injected(Result):
+    def __init__(self, agent: str, task: str, selection: Any, used: int, notes: list[str], empty: str):
+        self.agent, self.task, self.selection, self.used, self.notes, self.empty = (
+            agent,
+            task,
+            selection,
+            used,
+            notes,
+            empty,
+        )
+
+    @property
+    def message(self) -> str:
+        return self.selection.render() or self.empty
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.selection.to_json(self.agent, self.task, self.used)
+        data["notes"] = self.notes
+        return data
+
+
+class Status(Result):
+    def __init__(self, report: dict[str, Any], default_agent: str | None, categories: list[str]):
+        self.report, self.default_agent, self.categories = report, default_agent, categories
+
+    @property
+    def message(self) -> str:
+        agents = self.to_json()["agents"]
+        lines = [f"{name}: {a['entries']} entries, {a['open_tasks']} open tasks" for name, a in agents.items()]
+        if self.default_agent:
+            lines.append(f"this server's agent: {self.default_agent}")
+        return "\n".join(lines) or "no memory yet"
+
+    def to_json(self) -> dict[str, Any]:
+        agents = {
+            name: {"entries": a["entries"], "open_tasks": a["open_tasks"], "categories": a["categories"]}
+            for name, a in self.report["agents"].items()
+        }
+        return {"agents": agents, "default_agent": self.default_agent, "categories": self.categories}
+
+
+# -- the operations ---------------------------------------------------------------------------------
+
+
+def _target(mem: Memory, agent: str | None, entry_id: str | int | Located) -> Located:
+    """The entry an operation acts on; a face that has found it already (to open an editor on it)
+    passes the ``Located``."""
+    return entry_id if isinstance(entry_id, Located) else mem.entry(agent, entry_id)
+
+
+def add(
+    mem: Memory,
+    agent: str | None,
+    category: str,
+    text: str,
+    tags: list[str] | None = None,
+    allow_secret: bool = False,
+    allow: list[str] | None = None,
+) -> Added:
+    """A new entry; the same memory stored already (``extract.is_copy``) is not stored twice."""
+    chosen = mem.agent(agent, writing=True)
+    store = mem.store
+    store.check(chosen, category)
+    text = require_text(check_text(text))
+    same = existing_copy(store, chosen, category, text)
+    if same is not None:
+        return Added(same, duplicate=True)
+    entry = _store_new(store, chosen, category, text, tags, allow_secret, allow)
+    return Added(Located(chosen, category, entry), duplicate=False)
+
+
+def edit(
+    mem: Memory,
+    agent: str | None,
+    entry_id: str | int | Located,
+    text: str | None = None,
+    tags: list[str] | None = None,
+    allow_secret: bool = False,
+    allow: list[str] | None = None,
+) -> Edited:
+    """New text (its #hashtags and ``tags`` become the tags), or new tags alone."""
+    if text is None and tags is None:
+        raise MemcliError("give the new text, or tags, or both")
+    located = _target(mem, agent, entry_id)
+    return Edited(_store_edit(mem.store, located, text, tags, allow_secret, allow))
+
+
+def remove(mem: Memory, agent: str | None, ids: Sequence[str | int]) -> Removed:
+    """Remove entries: all of them, or none if one is unknown."""
+    groups = mem.entries(agent, ids)
+    rows: list[tuple[Located, int]] = []
+    for name, targets in groups.items():
+        rows.extend(mem.store.remove(name, [t.entry.id for t in targets]))
+    return Removed(rows)
+
+
+def done(mem: Memory, agent: str | None, entry_id: str | int | Located, text: str | None = None) -> Ticked:
+    """Tick a task entry's open tasks (only those holding ``text``, if given)."""
+    located = _target(mem, agent, entry_id)
+    return Ticked(located, mark_done(mem.store, located, text))
+
+
+def supersede(
+    mem: Memory,
+    agent: str | None,
+    entry_id: str | int | Located,
+    text: str,
+    tags: list[str] | None = None,
+    allow_secret: bool = False,
+    allow: list[str] | None = None,
+) -> Superseded:
+    located = _target(mem, agent, entry_id)
+    new = _store_successor(mem.store, located, text, tags, allow_secret, allow)
+    return Superseded(located, Located(located.agent, located.category, new))
+
+
+def set_state(mem: Memory, agent: str | None, ids: Sequence[str | int], tag: str, on: bool) -> Flagged:
+    """Give entries a state tag (archived, pinned) or take it away: all known, or nothing done."""
+    done = set_flag(mem.store, mem.entries(agent, ids), tag, on)
+    return Flagged(tag if on else f"un{tag}", done)
+
+
+def archive(mem: Memory, agent: str | None, ids: Sequence[str | int]) -> Flagged:
+    return set_state(mem, agent, ids, ARCHIVED_TAG, True)
+
+
+def unarchive(mem: Memory, agent: str | None, ids: Sequence[str | int]) -> Flagged:
+    return set_state(mem, agent, ids, ARCHIVED_TAG, False)
+
+
+def pin(mem: Memory, agent: str | None, ids: Sequence[str | int]) -> Flagged:
+    from memcli.storage.store import PINNED_TAG
+
+    return set_state(mem, agent, ids, PINNED_TAG, True)
+
+
+def unpin(mem: Memory, agent: str | None, ids: Sequence[str | int]) -> Flagged:
+    from memcli.storage.store import PINNED_TAG
+
+    return set_state(mem, agent, ids, PINNED_TAG, False)
+
+
+def trust(
+    mem: Memory,
+    agent: str | None = None,
+    ids: Sequence[str | int] | None = None,
+    *,
+    project: bool = False,
+    branches: list[str] | None = None,
+    everything: bool = False,
+) -> Trusted:
+    """Let held-back memory steer agents again: entries by id, the project text, what branches
+    bring (an entry that also holds lines of another branch only when that branch is named too),
+    or everything held back now."""
+    from memcli.recall import trust as trusting
+
+    store = mem.store
+    if sum(bool(x) for x in (ids, project, branches, everything)) != 1:
+        raise MemcliError("say what to trust: ID…, --branch REF or --all (one of them)")
+    targets: list[Located] = []
+    refused: list[str] = []
+    if ids:
+        for group in mem.entries(agent, list(ids)).values():
+            targets.extend(group)
+    elif not project:
+        items = [i for i in trusting.review(store) if i.kind != "allowed"]
+        if branches:
+            from memcli.git.provenance import branch_commits
+
+            commits: set[str] = set()
+            for ref in branches:
+                brought = branch_commits(store.layout, ref)
+                if brought is None:
+                    raise MemcliError(f"unknown branch or ref {ref!r}, or not a git repository")
+                commits |= brought
+            mixed = [i for i in items if i.hold is not None and set(i.hold.commits) & commits]
+            # all that holds it back must come from the branches named: a file two branches wrote
+            # is trusted only when each branch has been trusted
+            items = [i for i in items if i.hold is not None and set(i.hold.commits) <= commits]
+            refused = [
+                f"not trusted: {i.path} also holds lines of other branches (name them too)"
+                for i in mixed
+                if i not in items
+            ]
+        for item in items:
+            if item.id is None:
+                project = True
+            else:
+                targets.append(store.find(item.agent, item.id))
+    if project:
+        trusting.trust_project(store)
+    trusting.trust_entries(store, targets)
+    return Trusted(targets, project, refused)
+
+
+def search(
+    mem: Memory,
+    query: str,
+    agent: str | None = None,
+    category: str | None = None,
+    limit: int | None = None,
+    archived: bool = False,
+    explain: bool = False,
+) -> Found:
+    """The best matches, each marked stale, superseded or held where it is."""
+    return Found(*find(mem.store, query, agent, category, limit, archived, explain))
+
+
+def show(mem: Memory, agent: str | None, entry_id: str | int | Located) -> Shown:
+    """One entry, with its newest version if a newer one replaces it, how many others share its id
+    and why it is held back (if it is); a use of the entry (``storage.usage``)."""
+    from memcli.storage import usage
+
+    store = mem.store
+    located = _target(mem, agent, entry_id)
+    usage.record(store.layout, located.agent, [located.entry.id])
+    return Shown(located, newest_version(store, located), twins(store, located), held_of(store, located))
+
+
+def list_entries(
+    mem: Memory,
+    agent: str | None = None,
+    category: str | None = None,
+    limit: int | None = None,
+    tag: str | None = None,
+    archived: bool = False,
+) -> Listed:
+    rows = entries(mem.store, agent, category, tag, limit, archived)
+    return Listed(rows, held(mem.store, rows))
+
+
+def inject(mem: Memory, agent: str | None = None, task: str | None = None, budget: int | None = None) -> Injected:
+    """The memory block for an agent and a task, within the token budget."""
+    from memcli.recall import block
+
+    chosen = mem.agent(agent)
+    notes: list[str] = []
+    layout = mem.store.layout
+    selection, used = block.build(layout, chosen, task or "", budget, False, notes.append)
+    known = chosen in mem.store.agents()
+    empty = f"(no memory yet for {chosen})" if not known else "(nothing fits in the budget)"
+    return Injected(chosen, task or "", selection, used, notes, empty)
+
+
+def status(mem: Memory, agent: str | None = None) -> Status:
+    """The agents with memory here, their entries per category and open tasks, and the categories."""
+    from memcli.upkeep.status import vault_status
+
+    report = vault_status(mem.store, agent)
+    return Status(report, mem.default_agent, list(mem.store.categories))
+
+
+# -- the table the faces are built over ---------------------------------------------------------
+
+
+class Input:
+    """An operation's input as a face built from the table offers it.  ``kind``: "text" (a string,
+    not empty), "string", "number" (an int in ``low``..``high``), "id" (an entry id), "ids" (one or
+    more), "words" (a list of strings), "agent", "category" (one of the memory's categories).  The
+    command line declares its own (``cli.spec``), with what only a terminal has ('-' for stdin,
+    $EDITOR, ``AGENT ID`` or ``ID``)."""
+
+    def __init__(
+        self,
+        name: str,
+        kind: str,
+        help: str,
+        *,
+        required: bool = False,
+        low: int = 0,
+        high: int = 0,
+        default: Any = None,
+        arg: str | None = None,
+    ):
+        """``arg``: the operation's keyword, where it is not ``name``; ``default``: what a face passes
+        when the input is not given (None: the operation's own default)."""
+        self.name, self.kind, self.help, self.required, self.low, self.high = name, kind, help, required, low, high
+        self.default, self.arg = default, arg or name
+
+
+class Operation:
+    """One row of the table.  ``run(mem, **inputs)`` is the operation; ``tool``: the MCP tool's name
+    (None: not offered to agents, and ``no_tool`` says why); ``page``: the page offers it."""
+
+    def __init__(
+        self,
+        name: str,
+        run: Callable[..., Result],
+        help: str,
+        inputs: tuple[Input, ...],
+        *,
+        writes: bool,
+        destructive: bool = False,
+        tool: str | None = None,
+        no_tool: str = "",
+        page: bool = False,
+    ):
+        self.name, self.run, self.help, self.inputs = name, run, help, inputs
+        self.writes, self.destructive, self.tool, self.no_tool, self.page = writes, destructive, tool, no_tool, page
+
+
+AGENT = Input("agent", "agent", "Agent id, e.g. dev (lower-case letters, digits, '.', '_', '-').")
+ONLY_AGENT = Input("agent", "string", "Only this agent's entries.")
+ONLY_CATEGORY = Input("category", "category", "Only this category.")
+ENTRY_ID = Input("id", "id", "The entry's id (from search or list).", required=True, arg="entry_id")
+IDS = Input("ids", "ids", "The ids of the entries.", required=True)
+
+
+def _state(name: str, help: str) -> Operation:
+    return Operation(name, globals()[name], help, (IDS, AGENT), writes=True, tool=name, page=True)
+
+
+OPERATIONS: dict[str, Operation] = {
+    op.name: op
+    for op in (
+        Operation(
+            "search",
+            search,
+            "Search the memory (BM25, typo-tolerant): the best matching entries, best first.",
+            (
+                Input("query", "text", "Words to search for (any text).", required=True),
+                ONLY_AGENT,
+                ONLY_CATEGORY,
+                Input("limit", "number", "At most this many results.", low=1, high=1000),
+            ),
+            writes=False,
+            tool="search",
+        ),
+        Operation(
+            "add",
+            add,
+            'Add an entry when a decision is made, a lesson learned, work is left open (tasks as "- [ ] ...") or a'
+            " session ends (handoffs). Returns the new entry with its id. Secrets are refused.",
+            (
+                Input("category", "category", "What kind of memory it is.", required=True),
+                Input("text", "text", "The entry: one fact, a line or two; #hashtags become tags.", required=True),
+                Input("tags", "words", "More tags, one word each."),
+                AGENT,
+            ),
+            writes=True,
+            tool="add",
+            page=True,
+        ),
+        Operation(
+            "show",
+            show,
+            "One entry in full: its text, tags, category and date.",
+            (ENTRY_ID, AGENT),
+            writes=False,
+            tool="show",
+        ),
+        Operation(
+            "list",
+            list_entries,
+            "Entries, newest first.",
+            (
+                ONLY_AGENT,
+                ONLY_CATEGORY,
+                Input("limit", "number", "At most this many entries [default: 20].", low=1, high=1000, default=20),
+            ),
+            writes=False,
+            tool="list",
+        ),
+        Operation(
+            "inject",
+            inject,
+            "The memory block for an agent and a task: project, last session, relevant decisions and lessons, open"
+            " tasks, within the token budget.",
+            (
+                AGENT,
+                Input("task", "string", "What the agent is asked to do: picks the relevant decisions and lessons."),
+                Input("budget", "number", "Token budget [default: 2000].", low=1, high=100_000),
+            ),
+            writes=False,
+            tool="inject",
+        ),
+        Operation(
+            "edit",
+            edit,
+            "Correct a memory that became wrong or incomplete: new text, new tags, or both. Returns the entry.",
+            (
+                ENTRY_ID,
+                Input("text", "text", "The new text (its #hashtags become tags)."),
+                Input("tags", "words", "Tags: with new text, added to its #hashtags; alone, they replace them."),
+                AGENT,
+            ),
+            writes=True,
+            tool="edit",
+            page=True,
+        ),
+        Operation(
+            "rm",
+            remove,
+            "Remove memories that are no longer worth keeping (wrong, outdated, duplicated): all of the ids, or none"
+            " if one is unknown. Returns what was removed.",
+            (Input("ids", "ids", "The ids of the entries to remove.", required=True), AGENT),
+            writes=True,
+            destructive=True,
+            tool="remove",
+            page=True,
+        ),
+        Operation(
+            "done",
+            done,
+            'Mark a finished task done: the entry\'s open tasks ("- [ ]", or only those containing text) become'
+            ' "- [x]" and leave the memory block. Returns the lines ticked.',
+            (
+                Input(
+                    "id", "id", "The task entry's id (from list with category tasks).", required=True, arg="entry_id"
+                ),
+                Input("text", "string", "Only the open tasks that contain this text."),
+                AGENT,
+            ),
+            writes=True,
+            tool="done",
+            page=True,
+        ),
+        _state(
+            "archive",
+            "Archive memories that were true once (a reversed decision, a lesson about code that is gone): they"
+            " leave the memory block, list and search, and stay in git. Returns the entries.",
+        ),
+        _state(
+            "unarchive",
+            "Bring archived memories back into the memory block, list and search (they became true again)."
+            " Returns the entries.",
+        ),
+        _state(
+            "pin",
+            "Pin the few standing rules every session must see: they head the memory block whatever the task."
+            " Returns the entries.",
+        ),
+        _state("unpin", "Unpin entries: they are injected again only when relevant to the task. Returns the entries."),
+        Operation(
+            "supersede",
+            supersede,
+            "Replace a memory that changed (a decision reversed, a lesson corrected) with its new version: the old"
+            " one is kept for the record and leaves the memory block, list and search. Returns the new entry.",
+            (ENTRY_ID, Input("text", "text", "The new version of the memory.", required=True), AGENT),
+            writes=True,
+            tool="supersede",
+            page=True,
+        ),
+        Operation(
+            "status",
+            status,
+            "The agents that have memory here, with their entries per category and open tasks, and the categories"
+            " an entry may have. Use it to find the agent to read and write.",
+            (ONLY_AGENT,),
+            writes=False,
+            tool="status",
+        ),
+        Operation(
+            "trust",
+            trust,
+            "Let held-back memory steer agents again.",
+            (IDS, AGENT),
+            writes=True,
+            no_tool="trust is the reader's decision: an agent must never let in memory that is held back from it"
+            " (it may be the very text that hijacked it)",
+            page=True,
+        ),
+    )
+}
+
+# The commands that are not operations on memory entries, and why none of them has an MCP tool.
+NOT_OPERATIONS = {
+    "init": "sets a repository up (files, git hooks, the merge driver): done once, by a person",
+    "checkpoint": "the wrapper and the agents' hooks save sessions from the agent's own transcript",
+    "recover": "restores a terminal session's conversation; an agent has its own",
+    "compact": "folds and archives memory for the team: run by the git hook and by people, after review",
+    "migrate": "moves a whole AITEAM-X memory in: done once, by a person",
+    "resolve": "settles a git merge conflict in memory files: part of a person's merge",
+    "review": "shows held-back text, which is never shown to agents",
+    "audit": "checks memory changed between two refs, for CI and pre-commit",
+    "setup": "wires agents' hooks and MCP servers into their configuration: a person's decision",
+    "mcp": "the MCP server itself",
+    "ui": "the page itself",
+}

@@ -469,11 +469,11 @@ def test_mcp_over_stdio_with_the_sdk_client(mem: Path):
             tools = {t.name: t for t in (await client.list_tools()).tools}
             assert set(tools) == {
                 *("search", "add", "show", "list", "inject", "edit", "remove", "done", "status"),
-                *("archive", "pin", "unpin", "supersede"),
+                *("archive", "unarchive", "pin", "unpin", "supersede"),
             }
             for name in ("search", "show", "list", "inject", "status"):
                 assert tools[name].annotations.read_only_hint is True
-            for name in ("add", "edit", "remove", "done", "archive", "pin", "unpin", "supersede"):
+            for name in ("add", "edit", "remove", "done", "archive", "unarchive", "pin", "unpin", "supersede"):
                 assert tools[name].annotations.read_only_hint is False
             assert tools["remove"].annotations.destructive_hint is True
             assert set(tools["add"].input_schema["required"]) == {"category", "text"}

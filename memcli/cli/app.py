@@ -33,7 +33,8 @@ class SuggestingGroup(typer.core.TyperGroup):
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
             import difflib
 
-            visible = [c for c in self.list_commands(ctx) if not self.get_command(ctx, c).hidden]
+            commands = [self.get_command(ctx, c) for c in self.list_commands(ctx)]
+            visible = [c.name for c in commands if c is not None and c.name and not c.hidden]
             close = difflib.get_close_matches(name, visible, n=1, cutoff=0.5)
             hint = f" Did you mean {close[0]!r}?" if close else ""
             ctx.fail(f"No such command {name!r}.{hint}")

@@ -23,19 +23,14 @@ def layout(dir_option: str | None, must_exist: bool = True) -> Layout:
 
 
 def open_store(dir_option: str | None) -> Store:
-    """The store, with a listener that keeps an existing search index current after writes."""
-    store = Store(layout(dir_option))
-    store.listeners.append(_update_index)
-    return store
+    """The store, with index upkeep (``api.open_store``)."""
+    return api.open_store(layout(dir_option))
 
 
-def _update_index(store: Store, agent: str, category: str) -> None:
-    from memcli.search.freshness import MANIFEST
-
-    if (store.layout.index_dir / MANIFEST).exists():  # no index yet: the next search builds it
-        from memcli.search.index import SearchIndex
-
-        SearchIndex(store).update_after_write(agent, category)
+def memory(dir_option: str | None) -> api.Memory:
+    """The memory as the command line works on it: agents named as typed (a new name makes a new
+    agent), none by default."""
+    return api.Memory(store=open_store(dir_option))
 
 
 EDITOR_NOTE = "<!-- memcli: {action} above this line. {hint}This line is dropped; an empty text cancels. -->"
@@ -87,32 +82,18 @@ def read_text_argument(text: str | None, initial: str = "", template: str = "", 
     return edit_in_editor(initial, note=note)
 
 
-def run_state(
-    dir_option: str | None, agent: str, ids: list[str] | None, tag: str, on: bool, as_json: bool, command: str
-) -> int:
-    """archive, unarchive, pin, unpin: set or clear a state tag on entries found first (all known, or
-    nothing done)."""
-    from memcli import api, output
-
-    store = open_store(dir_option)
-    groups = api.locate_many(store, agent, list(ids or ()), command)
-    done = api.set_flag(store, groups, tag, on)
-    if as_json:
-        output.print_json([{**api.entry_json(t.agent, t.category, t.entry), "changed": changed} for t, changed in done])
-        return 0
-    verb = tag if on else f"un{tag}"  # archived / unarchived, pinned / unpinned
-    for t, changed in done:
-        where = f"{t.agent}/{t.category} {t.entry.id}"
-        output.echo(f"{verb} {where}" if changed else f"{where} was {verb} already", err=True)
-    return 0
-
-
-def state_run(command: str, tag: str, on: bool):
-    """The ``run`` of archive, unarchive, pin and unpin (``tag``: a name in ``memcli.storage.store``)."""
+def state_command(command: str):
+    """The ``run`` of archive, unarchive, pin and unpin: the operation of that name on entries found
+    first (all known, or nothing done)."""
 
     def run(dir_option: str | None, agent: str, ids: list[str] | None = None, as_json: bool = False) -> int:
-        from memcli.storage import store
-
-        return run_state(dir_option, agent, ids, getattr(store, tag), on, as_json, command)
+        mem = memory(dir_option)
+        owner, wanted = api.agent_and_ids(mem.store, agent, list(ids or ()), command)
+        done = api.OPERATIONS[command].run(mem, agent=owner, ids=wanted)
+        if as_json:
+            output.print_json(done.to_json()["entries"])
+        else:
+            output.echo(done.message, err=True)
+        return 0
 
     return run

@@ -9,7 +9,7 @@ import time
 
 from memcli import api
 from memcli.errors import MemcliError
-from memcli.storage.store import ARCHIVED_TAG, PINNED_TAG, Located, Store, read_vault_file
+from memcli.storage.store import Located, Store, read_vault_file
 
 TYPE_CHECKING = False  # names for annotations only
 if TYPE_CHECKING:
@@ -153,7 +153,8 @@ def search(store: Store, params: dict[str, str]) -> dict[str, Any]:
     limit = _int(params.get("limit"), "limit", 1, MAX_PAGE, 20)
     if not query.strip():
         return {"hits": [], "notice": None}
-    hits, notice = api.search(store, query, agent, category, MAX_PAGE if tag else limit)
+    found = api.search(api.Memory(store=store), query, agent, category, MAX_PAGE if tag else limit)
+    hits, notice = found.hits, found.notice
     if tag:
         wanted = tag.lstrip("#").lower()
         hits = [h for h in hits if wanted in {t.lower() for t in h.tags}][:limit]
@@ -252,18 +253,31 @@ def _ids(store: Store, agent: str, category: str) -> list[int]:
     return ids
 
 
-# -- writes: each is what the CLI command of that name does ------------------------------------
+# -- writes: the operations of `memcli.api.OPERATIONS` that the page offers --------------------
 
 
 def write(store: Store, action: str, body: dict[str, Any]) -> dict[str, Any]:
-    handler = WRITES.get(action)
-    if handler is None:
+    """One operation on one entry (the page acts on the entry it shows): its inputs read from the
+    request's JSON (``agent``, ``id``, ``category``, ``text``, ``tags``, ``project``), the entry to
+    show next and the operation's message."""
+    op = api.OPERATIONS.get(action)
+    if op is None or not op.page:
         raise MemcliError(f"unknown action {action!r}")
-    return handler(store, body)
-
-
-def _located(store: Store, body: dict[str, Any]) -> Located:
-    return api.find_of(store, _text(body.get("agent"), "agent"), api.parse_id(body.get("id", "")))
+    inputs: dict[str, Any] = {}
+    if action == "trust" and body.get("project") is True:
+        inputs["project"] = True
+    else:
+        for i in op.inputs:
+            if i.kind == "ids":
+                inputs[i.arg] = [api.parse_id(body.get("id", ""))]
+            elif i.kind == "id":
+                inputs[i.arg] = api.parse_id(body.get("id", ""))
+            elif i.kind == "words":
+                inputs[i.arg] = _tags(body) if i.name in body or action != "edit" else None
+            elif body.get(i.name) is not None or i.required or i.kind in ("agent", "category"):
+                inputs[i.arg] = _text(body.get(i.name), i.name)
+    done = op.run(api.Memory(store=store), **inputs)
+    return {"id": done.entry_id, "message": done.message}
 
 
 def _tags(body: dict[str, Any]) -> list[str]:
@@ -273,74 +287,3 @@ def _tags(body: dict[str, Any]) -> list[str]:
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         raise MemcliError("tags must be a list of words")
     return tags
-
-
-def _add(store: Store, body: dict[str, Any]) -> dict[str, Any]:
-    agent, category = _text(body.get("agent"), "agent"), _text(body.get("category"), "category")
-    text = api.require_text(api.check_text(_text(body.get("text"), "text")))
-    store.check(agent, category)
-    copy = api.existing_copy(store, agent, category, text)
-    if copy is not None:
-        return {"id": copy.entry.id, "copy": True, "message": f"already stored as entry {copy.entry.id}"}
-    e = api.add(store, agent, category, text, _tags(body))
-    return {"id": e.id, "message": f"added entry {e.id}"}
-
-
-def _edit(store: Store, body: dict[str, Any]) -> dict[str, Any]:
-    located = _located(store, body)
-    tags = _tags(body) if "tags" in body else None
-    done = api.edit(store, located, _text(body.get("text"), "text"), tags)
-    return {"id": done.entry.id, "message": f"saved entry {done.entry.id}"}
-
-
-def _remove(store: Store, body: dict[str, Any]) -> dict[str, Any]:
-    located = _located(store, body)
-    store.remove(located.agent, [located.entry.id])
-    return {"id": located.entry.id, "message": f"removed entry {located.entry.id}"}
-
-
-def _done(store: Store, body: dict[str, Any]) -> dict[str, Any]:
-    located = _located(store, body)
-    ticked = api.mark_done(store, located, _opt(body.get("text")))
-    return {"id": located.entry.id, "message": f"done: {'; '.join(ticked)}"}
-
-
-def _supersede(store: Store, body: dict[str, Any]) -> dict[str, Any]:
-    located = _located(store, body)
-    new = api.supersede(store, located, _text(body.get("text"), "text"), _tags(body))
-    return {"id": new.id, "message": f"entry {located.entry.id} superseded by {new.id}"}
-
-
-def _trust(store: Store, body: dict[str, Any]) -> dict[str, Any]:
-    from memcli.recall import trust
-
-    if body.get("project") is True:
-        trust.trust_project(store)
-        return {"id": None, "message": "trusted the project text"}
-    located = _located(store, body)
-    trust.trust_entries(store, [located])
-    return {"id": located.entry.id, "message": f"trusted entry {located.entry.id}"}
-
-
-def _flag(tag: str, on: bool, word: str):
-    def run(store: Store, body: dict[str, Any]) -> dict[str, Any]:
-        located = _located(store, body)
-        [(after, changed)] = api.set_flag(store, {located.agent: [located]}, tag, on)
-        said = word if changed else f"already {word}" if on else f"not {word.removeprefix('un')}"
-        return {"id": after.entry.id, "message": f"entry {after.entry.id}: {said}"}
-
-    return run
-
-
-WRITES = {
-    "add": _add,
-    "edit": _edit,
-    "rm": _remove,
-    "done": _done,
-    "supersede": _supersede,
-    "archive": _flag(ARCHIVED_TAG, True, "archived"),
-    "unarchive": _flag(ARCHIVED_TAG, False, "unarchived"),
-    "pin": _flag(PINNED_TAG, True, "pinned"),
-    "unpin": _flag(PINNED_TAG, False, "unpinned"),
-    "trust": _trust,  # `memcli trust`: the reader's decision, kept in this clone
-}

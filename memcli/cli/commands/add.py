@@ -53,16 +53,13 @@ def run(
     from memcli.cli import common
     from memcli.output import echo
 
-    store = common.open_store(dir_option)
-    store.check(agent, category)
+    mem = common.memory(dir_option)
+    mem.store.check(agent, category)
     api.clean_tags(tag)
     api.allow_tags(allow)  # an unknown rule is refused before the text is asked for
     body = common.read_text_argument(text, template=TEMPLATE.get(category, ""), what=f"a new {agent}/{category} entry")
-    same = api.existing_copy(store, agent, category, body)
-    if same is not None:  # the same memory once: say where it is, as a new entry's id would be said
-        echo(f"already stored as {agent}/{category} {same.entry.id}; nothing added", err=True)
-        echo(str(same.entry.id))
-        return 0
-    entry = api.add(store, agent, category, body, tag, allow_secret, allow)
-    echo(str(entry.id))
+    added = api.add(mem, agent, category, body, tag, allow_secret, allow)
+    if added.duplicate:  # the same memory once: say where it is, as a new entry's id would be said
+        echo(added.message, err=True)
+    echo(str(added.located.entry.id))
     return 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.common import state_run
+from memcli.cli.common import state_command
 from memcli.cli.spec import state_spec
 
 SPEC = state_spec(
@@ -21,4 +21,4 @@ merges, and an edit on another branch is kept beside it. `memcli unarchive` brin
   memcli list dev --archived --tag archived
 """,
 )
-run = state_run("archive", "ARCHIVED_TAG", on=True)
+run = state_command("archive")

@@ -32,10 +32,9 @@ def run(
     from memcli.cli import common
     from memcli.output import echo
 
-    store = common.open_store(dir_option)
-    located, text = api.locate(store, agent, entry_id, text, usage="memcli done [AGENT] ID [TEXT]")
-    closed = api.mark_done(store, located, text)
+    mem = common.memory(dir_option)
+    located, text = api.locate(mem.store, agent, entry_id, text, usage="memcli done [AGENT] ID [TEXT]")
+    ticked = api.done(mem, None, located, text)
     if not quiet:
-        for line in closed:
-            echo(line)
+        echo(ticked.message)
     return 0

@@ -48,7 +48,8 @@ def run(
     from memcli.output import echo
     from memcli.storage.paths import PROJECT_NAME
 
-    store = common.open_store(dir_option)
+    mem = common.memory(dir_option)
+    store = mem.store
     if agent == PROJECT_NAME:
         if tag or allow:
             raise MemcliError("_project.md has no tags; nothing changed")
@@ -66,6 +67,5 @@ def run(
         body = None  # only the tags change
     else:
         body = common.read_text_argument(text, initial=located.entry.body)
-    updated = api.edit(store, located, body, tags, allow_secret, allow)
-    echo(f"updated {located.agent}/{updated.category} {updated.entry.id}", err=True)
+    echo(api.edit(mem, None, located, body, tags, allow_secret, allow).message, err=True)
     return 0

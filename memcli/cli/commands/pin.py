@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.common import state_run
+from memcli.cli.common import state_command
 from memcli.cli.spec import state_spec
 
 SPEC = state_spec(
@@ -21,4 +21,4 @@ compaction never folds them into a summary. The state is a tag (#pinned) in the 
   memcli inject dev "any task" --explain     (says what is pinned)
 """,
 )
-run = state_run("pin", "PINNED_TAG", on=True)
+run = state_command("pin")

@@ -38,22 +38,16 @@ def run(dir_option: str | None, agent: str, ids: tuple[str, ...] | None = None, 
     from memcli.cli import common
     from memcli.output import echo
 
-    store = common.open_store(dir_option)
-    groups = api.locate_many(store, agent, list(ids or ()))  # fails before asking if one is unknown
+    mem = common.memory(dir_option)
+    owner, wanted = api.agent_and_ids(mem.store, agent, list(ids or ()))
     if not yes and output.is_interactive():
+        groups = mem.entries(owner, wanted)  # fails before asking if one is unknown
         count = sum(len(targets) for targets in groups.values())
         for name, targets in groups.items():
             for t in targets:
-                first = t.entry.body.strip().splitlines()[0] if t.entry.body.strip() else ""
-                echo(f"  {t.entry.id}  {name}/{t.category}  {first[:70]}")
-        if not output.confirm(f"Remove {count} {output.plural(count, 'entry', 'entries')}?"):
+                echo(f"  {t.entry.id}  {name}/{t.category}  {api.first_line(t.entry.body)[:70]}")
+        if not output.confirm(f"Remove {output.plural(count, 'entry', 'entries')}?"):
             echo("nothing removed", err=True)
             return 1
-    for name, targets in groups.items():
-        removed = store.remove(name, [t.entry.id for t in targets])
-        for t, twins in removed:
-            first = " ".join(t.entry.body.split())[:60]
-            others = "entry" if twins == 1 else "entries"
-            note = f' ("{first}"; {twins} other {others} with this id left)' if twins else ""
-            echo(f"removed {name}/{t.category} {t.entry.id}{note}", err=True)
+    echo(api.remove(mem, owner, wanted).message, err=True)
     return 0

@@ -68,11 +68,11 @@ def run_search(
     from memcli.storage.paths import find_layout
     from memcli.storage.store import Store
 
-    hits, notice = api.search(
-        Store(find_layout(dir_option)), " ".join(query), agent, category, limit, archived or every, explain
-    )
-    if notice:
-        output.warn(notice)
+    mem = api.Memory(store=Store(find_layout(dir_option)))  # a read: no index upkeep to attach
+    found = api.search(mem, " ".join(query), agent, category, limit, archived or every, explain)
+    hits = found.hits
+    if found.notice:
+        output.warn(found.notice)
     if as_json:
         output.print_json([h.to_json() for h in hits])
         return 0

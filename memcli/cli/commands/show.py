@@ -32,7 +32,8 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
     from memcli.cli import common
     from memcli.storage.paths import PROJECT_NAME
 
-    store = common.open_store(dir_option)
+    mem = common.memory(dir_option)
+    store = mem.store
     if agent == PROJECT_NAME:
         if entry_id is not None:
             from memcli.errors import MemcliError
@@ -49,22 +50,18 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
         from memcli.errors import MemcliError
 
         raise MemcliError(f"unexpected argument {extra!r}: `memcli show [AGENT] ID`")
-    from memcli.storage import usage
-
-    usage.record(store.layout, located.agent, [located.entry.id])
-    newest = api.newest_version(store, located)
+    shown = api.show(mem, None, located)
+    newest, twins, held = shown.newest, shown.twins, shown.held
     if newest is not None:
         output.warn(f"entry {located.entry.id} is superseded; the newest version: memcli show {newest}")
-    twins = api.twins(store, located)
     if twins:
         output.warn(
             f"{twins + 1} entries share id {located.entry.id}; showing the first"
             f" ({located.category}); the next write gives the others ids of their own"
         )
     e = located.entry
-    held = api.held_of(store, located)
     if as_json:
-        output.print_json({**api.entry_json(located.agent, located.category, e, newest), "held": held})
+        output.print_json(shown.to_json())
         return 0
     body = e.body
     if held:

@@ -56,13 +56,13 @@ def run(
     from memcli.cli import common
     from memcli.output import echo
 
-    store = common.open_store(dir_option)
-    located, text = api.locate(store, agent, entry_id, text, usage="memcli supersede [AGENT] ID [TEXT]")
+    mem = common.memory(dir_option)
+    located, text = api.locate(mem.store, agent, entry_id, text, usage="memcli supersede [AGENT] ID [TEXT]")
     body = common.read_text_argument(text, initial=located.entry.body)
-    new = api.supersede(store, located, body, tag, allow_secret, allow)
-    echo(f"superseded {located.agent}/{located.category} {located.entry.id} by {new.id}", err=True)
+    done = api.supersede(mem, None, located, body, tag, allow_secret, allow)
+    echo(done.message, err=True)
     if as_json:
-        output.print_json(api.entry_json(located.agent, located.category, new))
+        output.print_json(done.to_json())
     else:
-        echo(str(new.id))
+        echo(str(done.new.entry.id))
     return 0

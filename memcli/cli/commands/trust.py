@@ -58,53 +58,21 @@ def run(
     from memcli.cli import common
     from memcli.errors import MemcliError
     from memcli.output import echo, print_json
-    from memcli.recall import trust
     from memcli.storage.paths import PROJECT_NAME
 
-    store = common.open_store(dir_option)
-    chosen = sum(bool(x) for x in (agent, branch, everything))
-    if chosen != 1:
+    mem = common.memory(dir_option)
+    if sum(bool(x) for x in (agent, branch, everything)) != 1:
         raise MemcliError("say what to trust: ID…, --branch REF or --all (one of them)")
-    done: list[str] = []
-    targets = []
     if agent == PROJECT_NAME:
         if ids:
             raise MemcliError(f"unexpected argument {ids[0]!r}: `memcli trust _project`")
-        trust.trust_project(store)
-        done.append("_project")
+        done = api.trust(mem, project=True)
     elif agent:
-        for group in api.locate_many(store, agent, list(ids or ()), command="trust").values():
-            targets.extend(group)
+        owner, wanted = api.agent_and_ids(mem.store, agent, list(ids or ()), command="trust")
+        done = api.trust(mem, owner, list(wanted))
     else:
-        items = [i for i in trust.review(store) if i.kind != "allowed"]
-        if branch:
-            from memcli.git.provenance import branch_commits
-
-            commits: set[str] = set()
-            for ref in branch:
-                brought = branch_commits(store.layout, ref)
-                if brought is None:
-                    raise MemcliError(f"unknown branch or ref {ref!r}, or not a git repository")
-                commits |= brought
-            mixed = [i for i in items if i.hold is not None and set(i.hold.commits) & commits]
-            # all that holds it back must come from that branch: a file two branches wrote is trusted
-            # only when each branch has been trusted
-            items = [i for i in items if i.hold is not None and set(i.hold.commits) <= commits]
-            for i in mixed:
-                if i not in items:
-                    echo(f"not trusted: {i.path} also holds lines of other branches (name them too)", err=True)
-        for item in items:
-            if item.id is None:
-                trust.trust_project(store)
-                done.append("_project")
-            else:
-                targets.append(store.find(item.agent, item.id))
-    trust.trust_entries(store, targets)
-    done.extend(f"{t.agent}/{t.category} {t.entry.id}" for t in targets)
+        done = api.trust(mem, branches=branch, everything=everything)
     if as_json:
-        print_json([{"agent": t.agent, "category": t.category, "id": t.entry.id} for t in targets])
-    for name in done:
-        echo(f"trusted {name}", err=True)
-    if not done:
-        echo("nothing to trust", err=True)
+        print_json(done.to_json()["trusted"])
+    echo(done.message, err=True)
     return 0

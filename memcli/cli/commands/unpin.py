@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.common import state_run
+from memcli.cli.common import state_command
 from memcli.cli.spec import state_spec
 
 SPEC = state_spec(
@@ -16,4 +16,4 @@ SPEC = state_spec(
 
 """,
 )
-run = state_run("unpin", "PINNED_TAG", on=False)
+run = state_command("unpin")
