@@ -70,7 +70,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from memcli.storage.conversations import assign_ids, read_conversation, trimmed_ids  # noqa: E402
+from memcli.storage.conversations import _jsonl, assign_ids, read_conversation  # noqa: E402
 from memcli.storage.paths import Layout  # noqa: E402
 from memcli.storage.store import Store  # noqa: E402
 
@@ -927,7 +927,7 @@ class Trial:
         layout = Layout(clone.path)
         for agent in AGENTS:
             stored = {m["text"] for m in read_conversation(layout, agent)}
-            trimmed = trimmed_ids(layout, agent)
+            trimmed = _jsonl(layout, agent)[1]  # the ids a compaction trimmed
             for m in (m for m in self.messages if m.agent == agent):
                 if m.text in stored:
                     continue

@@ -1249,6 +1249,6 @@ NOT_OPERATIONS = {
     "review": "shows held-back text, which is never shown to agents",
     "audit": "checks memory changed between two refs, for CI and pre-commit",
     "setup": "wires agents' hooks and MCP servers into their configuration: a person's decision",
-    "mcp": "the MCP server itself",
-    "ui": "the page itself",
+    "mcp": "serves the operations to agents: the MCP face itself",
+    "ui": "serves the operations to a person in a browser: the page itself",
 }

@@ -1,32 +1,6 @@
-"""Defaults, overridable in ``.memory/config.toml``.
-
-Every key, its section and its default (README "Configuration" lists the same)::
-
-    [vault]       categories = ["decisions", "lessons", "tasks", "projects", "handoffs"]
-                  lock_timeout = 10          # seconds to wait for the memory lock
-                  max_entry_bytes = 65536    # an entry's text (UTF-8): a larger one is refused
-    [inject]      budget = 2000              # tokens, estimated as ceil(characters / 4)
-                  decisions = 3
-                  lessons = 2
-                  snapshot_messages = 3      # messages of the recovery snapshot
-    [search]      limit = 10
-                  fuzzy = 0.2                # fraction of a term's length that may be mistyped
-                  prefix = true
-    [checkpoint]  max_age_days = 7
-                  messages = 50
-                  max_message_chars = 16000  # a longer message is stored cut, with a marker
-    [handoff]     messages = 6
-                  chars = 200
-                  min_messages = 6           # a session with fewer, no tool use and no insight: no handoff
-    [compact]     keep_messages = 20
-                  category_cap = 30          # more entries than this ...
-                  category_keep = 20         # ... keeps this many, the rest summarised
-                  used_days = 30             # entries used (injected, shown) this recently are kept first
-                  interval_minutes = 10      # `compact --if-due`
-                  tombstone_days = 30        # a removed entry's emptied file is deleted once its removal is this old
-    [extract]     max_items = 10
-                  chars = 300
-"""
+"""Defaults, overridable in ``.memory/config.toml``: ``Config``'s attributes, with ``NOTES`` on
+what they mean.  This is their one home: the README's "Configuration" block is made from it
+(``python -m memcli.cli.docs``, checked by ``tests/test_docs.py``)."""
 
 from __future__ import annotations
 
@@ -44,7 +18,7 @@ class Config:
 
     vault_categories: tuple[str, ...] = DEFAULT_CATEGORIES
     vault_lock_timeout: float = 10.0
-    vault_max_entry_bytes: int = 65_536  # an entry's text, in UTF-8 bytes: larger is refused
+    vault_max_entry_bytes: int = 65_536
     inject_budget: int = 2000
     inject_decisions: int = 3
     inject_lessons: int = 2
@@ -54,16 +28,16 @@ class Config:
     search_prefix: bool = True
     checkpoint_max_age_days: float = 7.0
     checkpoint_messages: int = 50
-    checkpoint_max_message_chars: int = 16_000  # a longer message is cut, with a marker
+    checkpoint_max_message_chars: int = 16_000
     handoff_messages: int = 6
     handoff_chars: int = 200
-    handoff_min_messages: int = 6  # a session with fewer, no tool use and no insight writes no handoff
+    handoff_min_messages: int = 6
     compact_keep_messages: int = 20
     compact_category_cap: int = 30
     compact_category_keep: int = 20
-    compact_used_days: float = 30.0  # an entry injected or shown within this many days is kept first
+    compact_used_days: float = 30.0
     compact_interval_minutes: float = 10.0
-    compact_tombstone_days: float = 30.0  # a removal's emptied file (tombstone) is deleted once committed this long
+    compact_tombstone_days: float = 30.0
     extract_max_items: int = 10
     extract_chars: int = 300
 
@@ -78,9 +52,22 @@ class Config:
 
 
 DEFAULTS = {k: v for k, v in vars(Config).items() if not k.startswith("_") and not callable(v)}
-
-
-_SECTIONS = ("vault", "inject", "search", "checkpoint", "handoff", "compact", "extract")
+SECTIONS = ("vault", "inject", "search", "checkpoint", "handoff", "compact", "extract")
+NOTES = {
+    "vault_categories": "may add more, not remove",
+    "vault_lock_timeout": "seconds",
+    "vault_max_entry_bytes": "an entry's text (UTF-8); a larger one is refused",
+    "inject_budget": "tokens, ceil(characters / 4)",
+    "inject_snapshot_messages": "messages of the recovery snapshot",
+    "search_fuzzy": "share of a word's length that may be mistyped (at most 2 edits)",
+    "checkpoint_max_message_chars": "a longer message is stored cut, with a marker",
+    "handoff_min_messages": "a session with fewer messages, no tool use and no insight writes no handoff",
+    "compact_category_cap": "a category with more entries than this ...",
+    "compact_category_keep": "... keeps this many, the rest summarised",
+    "compact_used_days": "entries injected or shown this recently are kept first when a category is capped",
+    "compact_interval_minutes": "`compact --if-due`",
+    "compact_tombstone_days": "a removed entry's emptied file is deleted once its removal is committed this long",
+}
 
 
 def _check(name: str, value: object, default: object, path: Path) -> object:
@@ -138,8 +125,8 @@ def load_config(memory_dir: Path) -> Config:
     defaults = DEFAULTS
     values: dict[str, object] = {}
     for section, table in data.items():
-        if section not in _SECTIONS or not isinstance(table, dict):
-            raise MemcliError(f"{path}: unknown section [{section}]; known: {', '.join(_SECTIONS)}")
+        if section not in SECTIONS or not isinstance(table, dict):
+            raise MemcliError(f"{path}: unknown section [{section}]; known: {', '.join(SECTIONS)}")
         for key, value in table.items():
             name = f"{section}_{key}"
             if name not in defaults:

@@ -12,17 +12,20 @@ from memcli import __version__
 from memcli.cli import common
 from memcli.cli.fast import load, typer_command
 from memcli.cli.spec import COMMANDS
+from memcli.errors import EXIT_CODES
 
 HELP = """Git-native memory for AI coding agents.
 
 Memory lives as plain files in .memory/ inside your repository; a tantivy index in
 .memory/.vault/ is a disposable cache.
 
-Exit codes: 0 ok; 1 error (bad input, missing memory, refused write); 2 usage error;
-3 `recover` found no valid checkpoint.
+Exit codes: {codes}.
 
 Environment: MEMCLI_DIR (like --dir), EDITOR/VISUAL (add, edit), NO_COLOR.
 """
+
+
+HELP = HELP.replace("{codes}", "; ".join(f"{code} {short}" for code, short, _ in EXIT_CODES))
 
 
 class SuggestingGroup(typer.core.TyperGroup):

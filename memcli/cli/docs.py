@@ -16,12 +16,6 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
-EXIT_CODES = [
-    ("0", "Success. inject always exits 0, whatever the memory holds."),
-    ("1", "An error: bad input, missing .memory/ (run memcli init), a refused write, a lock timeout."),
-    ("2", "A usage error: unknown command or option, a bad option value."),
-    ("3", "recover: no valid checkpoint."),
-]
 ENVIRONMENT = [
     ("MEMCLI_DIR", "The folder holding .memory/, like --dir."),
     ("EDITOR, VISUAL", "The editor for add and edit without TEXT on a terminal."),
@@ -293,7 +287,7 @@ def fish() -> str:
 def _roff(text: str) -> str:
     out = []
     for line in text.replace("\\", "\\e").split("\n"):
-        line = line.replace("-", "\\-")
+        line = line.replace("-", "\\-").replace("\u2014", "\\(em")  # groff reads ASCII
         if line.startswith((".", "'")):
             line = "\\&" + line
         out.append(line)
@@ -358,8 +352,10 @@ def man() -> str:
         if c.epilog:
             parts.append(_examples(c.epilog))
     parts.append(".SH EXIT STATUS")
-    for code, text in EXIT_CODES:
-        parts.append(f".TP\n.B {code}\n{_roff(text)}")
+    from memcli.errors import EXIT_CODES
+
+    for code, _, text in EXIT_CODES:
+        parts.append(f".TP\n.B {code}\n{_roff(text.replace('`', ''))}")
     parts.append(".SH ENVIRONMENT")
     for name, text in ENVIRONMENT:
         parts.append(f".TP\n.B {_roff(name)}\n{_roff(text)}")
@@ -406,10 +402,51 @@ def help_text(line: str) -> str:
     return sub.get_help() + "\n"
 
 
+def _between(text: str, name: str, block: str) -> str:
+    start, end = f"<!-- {name} -->\n", f"<!-- /{name} -->"
+    begin, stop = text.find(start), text.find(end)
+    if begin < 0 or stop < begin:
+        raise SystemExit(f"README.md has no {start.strip()} ... {end} block")
+    return text[: begin + len(start)] + block + text[stop:]
+
+
+def exit_codes_table() -> str:
+    from memcli.errors import EXIT_CODES
+
+    return "| code | meaning |\n|---|---|\n" + "".join(f"| {code} | {text} |\n" for code, _, text in EXIT_CODES)
+
+
+def config_block() -> str:
+    """Every setting of ``config.toml`` with its default, from ``memcli.config`` (the one home)."""
+    from memcli.config import DEFAULTS, NOTES, SECTIONS
+
+    lines = ["```toml"]
+    for section in SECTIONS:
+        lines.append(f"[{section}]")
+        for name, value in DEFAULTS.items():
+            if not name.startswith(section + "_"):
+                continue
+            if isinstance(value, bool):
+                shown = "true" if value else "false"
+            elif isinstance(value, tuple):
+                shown = "[" + ", ".join(f'"{v}"' for v in value) + "]"
+            elif isinstance(value, float) and value.is_integer():
+                shown = str(int(value))
+            else:
+                shown = str(value)
+            line = f"{name[len(section) + 1 :]} = {shown}"
+            note = NOTES.get(name)
+            lines.append(f"{line.ljust(26)} # {note}" if note else line)
+        lines.append("")
+    return "\n".join(lines[:-1]) + "\n```\n"
+
+
 def readme() -> str:
     """The README with every help block (between ``<!-- help: LINE -->`` and ``<!-- /help -->``) as the
     CLI prints it now."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = _between(text, "exit-codes", exit_codes_table())
+    text = _between(text, "config", config_block())
     for line in HELP_BLOCKS:
         start = f"<!-- help: {line} -->"
         begin = text.find(start)

@@ -59,7 +59,6 @@ class Selection:
     def __init__(self) -> None:
         self.project = ""
         self.project_truncated = False
-        self.cut_project_entirely = False
         self.handoff: Item | None = None
         self.pinned: list[Item] = []
         self.decisions: list[Item] = []
@@ -79,9 +78,9 @@ class Selection:
             return neutralise(f"\n\n{START}\n{FRAME}\n\n{self.held_line()}\n\n---\n") + END + "\n"
         parts = [f"\n\n{START}", FRAME]
         has_content = False
-        if self.project.strip() or not self.cut_project_entirely:
+        if self.project.strip():  # the template as `init` wrote it says nothing: no empty heading
             parts.append(f"\nProject:\n{_as_body(self.project.strip())}")
-            has_content = has_content or bool(self.project.strip())
+            has_content = True
         if self.pinned:
             parts.append("\nPinned:")
             parts.extend(f"- {p.text}" for p in self.pinned)
@@ -455,7 +454,6 @@ def fit(sel: Selection, budget: int) -> Selection:
             sel.cut.append(f"project text truncated from {len(original)} to {lo} characters")
         else:
             sel.project = ""
-            sel.cut_project_entirely = True
             sel.cut.append("project text")
     drop_items("snapshot", "snapshot message")
     drop_items("tasks", "task")
@@ -477,7 +475,7 @@ def fit(sel: Selection, budget: int) -> Selection:
         sel.show_held = False
         sel.cut.append("the held-back line")
     if over():  # nothing left but the frame, and even that does not fit
-        sel.project, sel.cut_project_entirely = "", True
+        sel.project = ""
     for name, label in (("decisions", "decision"), ("lessons", "lesson")):
         _refill(sel, name, label, ranked[name], over)
     return sel

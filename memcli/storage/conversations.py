@@ -463,10 +463,6 @@ def read_conversation(layout: Layout, agent: str, warn=None, legacy: bool = True
     return sorted(unique.values(), key=lambda m: (m.get("ts") or 0, m.get("seq") or 0))
 
 
-def trimmed_ids(layout: Layout, agent: str) -> set[str]:
-    return _jsonl(layout, agent)[1]
-
-
 def line_bytes(m: dict[str, Any]) -> bytes:
     return json.dumps(m, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 

@@ -11,7 +11,6 @@ from memcli.errors import InvalidName, NotInitialized
 MEMORY_DIR = ".memory"
 STATE_DIR = ".vault"
 PROJECT_FILE = "_project.md"
-CONFIG_FILE = "config.toml"
 CONVERSATIONS_DIR = "conversations"
 REMOVED_FILE = ".removed"
 PROJECT_NAME = "_project"  # how commands name _project.md where they take an agent
@@ -78,10 +77,6 @@ class Layout:
     @property
     def project_file(self) -> Path:
         return self.memory / PROJECT_FILE
-
-    @property
-    def config_file(self) -> Path:
-        return self.memory / CONFIG_FILE
 
     @property
     def conversations(self) -> Path:

@@ -92,8 +92,6 @@ _ASSIGNMENT = _Lazy(
     r"(?i)(?<![A-Za-z0-9])[A-Za-z0-9_.\-]*?(?:" + _KEY_WORDS + r")[\"']?"
     r"""\s*[:=]\s*(?:"(?P<dq>[^"\n]+)"|'(?P<sq>[^'\n]+)'|(?P<value>[^\s"'`,;]+))"""
 )
-# An environment-style name (DB_PASSWORD, STRIPE_SECRET, GH_TOKEN): any real value is a secret.
-_ENV_NAME = _Lazy(r"(?:^|_)(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)$")
 # DB_PASS=…, SMTP_PASS: … -- an environment-style name alone says "secret" where prose would not.
 _ENV_ASSIGNMENT = _Lazy(
     r"""(?i)(?<![A-Za-z0-9_])(?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:PASS|PWD))["']?\s*[:=]\s*"""

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 SERVER_NAME = "memcli-ui"
-DEFAULT_PORT = 8377
 MAX_BODY = 1 << 20  # a write's JSON: an entry holds at most 64 KB
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
