@@ -11,7 +11,7 @@ import typer
 from memcli import __version__
 from memcli.cli import common
 from memcli.cli.fast import load, typer_command
-from memcli.cli.spec import COMMANDS
+from memcli.cli.spec import COMMANDS, DIR
 from memcli.errors import EXIT_CODES
 
 HELP = """Git-native memory for AI coding agents.
@@ -66,9 +66,7 @@ def _version(value: bool) -> None:
 def main_callback(
     dir: Annotated[
         Optional[str],
-        typer.Option(
-            "--dir", metavar="PATH", help="Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards)."
-        ),
+        typer.Option(*DIR.flags, metavar=DIR.metavar, help=DIR.help),  # the one --dir (cli.spec.DIR)
     ] = None,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
