@@ -83,9 +83,7 @@ def clean_tags(tags: list[str] | None) -> list[str]:
     return cleaned
 
 
-def _is_number(value: str) -> bool:
-    """ASCII digits only (``str.isdigit`` also takes '²' and '٣'), and not absurdly many."""
-    return value.isascii() and value.isdigit() and len(value) <= vault.MAX_ID_DIGITS
+_is_number = vault.is_id  # an id typed where an agent could be
 
 
 def parse_id(value: str | int) -> int:

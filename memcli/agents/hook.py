@@ -167,7 +167,7 @@ def _layout(client: str, payload: dict[str, Any], dir_option: str | None):
 
 
 def _session_start(client: str, agent: str, payload: dict[str, Any], dir_option: str | None) -> str:
-    from memcli.recall import block as inject
+    from memcli.recall import block
     from memcli.config import Config, load_config
     from memcli.agents.wiring import SHORT_GUIDE
 
@@ -177,23 +177,23 @@ def _session_start(client: str, agent: str, payload: dict[str, Any], dir_option:
     config = load_config(layout.memory) if not provenance(layout).config_held else None
     budget = min((config or Config()).inject_budget, MAX_BLOCK_TOKENS)  # a branch's config is not used
     while True:
-        sel, _ = inject.build(layout, agent, "", budget, SHORT_GUIDE.format(agent=agent), lambda message: None)
-        block = sel.render()
+        sel, _ = block.build(layout, agent, "", budget, SHORT_GUIDE.format(agent=agent), lambda message: None)
+        text = sel.render()
         # Claude Code counts characters as JavaScript does (UTF-16 units): an emoji counts two.
-        if len(block.encode("utf-16-le")) // 2 <= MAX_BLOCK_UNITS or budget <= 100:
+        if len(text.encode("utf-16-le")) // 2 <= MAX_BLOCK_UNITS or budget <= 100:
             break
         budget = budget * 9 // 10
-    if not block:
+    if not text:
         return ""
     if client == "cursor":
         import json
 
-        return json.dumps({"additional_context": block}, ensure_ascii=False) + "\n"
-    return block
+        return json.dumps({"additional_context": text}, ensure_ascii=False) + "\n"
+    return text
 
 
 def _save(client: str, agent: str, payload: dict[str, Any], dir_option: str | None, close: bool) -> None:
-    from memcli.capture import session as checkpoint
+    from memcli.capture import session
     from memcli.storage import conversations
     from memcli.storage.fsutil import decode_text
     from memcli.storage.store import Store
@@ -209,8 +209,8 @@ def _save(client: str, agent: str, payload: dict[str, Any], dir_option: str | No
     messages, meta = conversations.parse_conversation(text, path)
     if not messages:
         raise _Skip("the transcript holds no messages")
-    session = payload.get("session_id") or payload.get("conversation_id")
-    chat_id = conversations._clean(session)[:200] if isinstance(session, str) and session else meta.get("chatId")
+    given = payload.get("session_id") or payload.get("conversation_id")
+    chat_id = conversations._clean(given)[:200] if isinstance(given, str) and given else meta.get("chatId")
     from memcli.config import load_config
 
     config = load_config(layout.memory)
@@ -219,7 +219,7 @@ def _save(client: str, agent: str, payload: dict[str, Any], dir_option: str | No
     # Codex has no session-end event: its Stop, after every turn, also writes the handoff and the
     # insights (one handoff per session, replaced each time) but leaves the session open.
     summarise = close or (client == "codex" and payload.get("hook_event_name") == "Stop")
-    checkpoint.save(
+    session.save(
         store,
         agent,
         messages,

@@ -62,7 +62,7 @@ def predecessors(tags: list[str]) -> list[int]:
     out = []
     for tag in tags:
         rest = tag[len(SUPERSEDES) :] if tag.startswith(SUPERSEDES) else ""
-        if rest.isascii() and rest.isdigit() and len(rest) <= vault.MAX_ID_DIGITS:
+        if vault.is_id(rest):
             out.append(int(rest))
     return out
 
@@ -390,7 +390,7 @@ class Store:
         removed = set()
         for line in text.splitlines():
             parts = line.split()
-            if len(parts) == 2 and parts[1].isascii() and parts[1].isdigit() and len(parts[1]) <= vault.MAX_ID_DIGITS:
+            if len(parts) == 2 and vault.is_id(parts[1]):
                 removed.add((parts[0], int(parts[1])))
         return removed
 
@@ -496,7 +496,7 @@ class Store:
                     temps.append(name)
                     continue
                 head = name.split("-", 1)[0].split(".", 1)[0]
-                if head.isascii() and head.isdigit() and len(head) <= vault.MAX_ID_DIGITS:
+                if vault.is_id(head):
                     used.add(int(head))
                     if name.endswith(".md"):
                         counts[int(head)] += 1

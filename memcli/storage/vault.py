@@ -37,6 +37,14 @@ from datetime import datetime, timezone
 
 # An id has at most MAX_ID_DIGITS digits (a longer number is text: it could not be an entry's time).
 MAX_ID_DIGITS = 40
+
+
+def is_id(text: str) -> bool:
+    """Whether ``text`` can be an entry id: ASCII digits only (``str.isdigit`` also takes '²' and
+    '٣', which ``int`` refuses or reads otherwise), and not absurdly many.  The one id check."""
+    return text.isascii() and text.isdigit() and len(text) <= MAX_ID_DIGITS
+
+
 MARKER_RE = re.compile(r"<!-- id:(\d{1,%d}) -->[ \t\r]*" % MAX_ID_DIGITS)
 _DATE = r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?"
 # Tags are runs of non-space characters starting with '#', one run after another: written so that

@@ -9,6 +9,7 @@ import time
 
 from memcli import api
 from memcli.errors import MemcliError
+from memcli.storage import vault
 from memcli.storage.store import Located, Store, read_vault_file
 
 TYPE_CHECKING = False  # names for annotations only
@@ -242,7 +243,7 @@ def _ids(store: Store, agent: str, category: str) -> list[int]:
         names = []
     for name in names:
         head = name.split("-", 1)[0].removesuffix(".md")
-        if name.endswith(".md") and head.isdigit():
+        if name.endswith(".md") and vault.is_id(head):
             ids.append(int(head))
     if store.layout.category_file(agent, category).is_file():
         try:

@@ -63,7 +63,7 @@ def run(
 
     from memcli import output
 
-    from memcli.capture import session as checkpoint
+    from memcli.capture import session
 
     from memcli.storage import conversations
     from memcli.cli import common
@@ -86,7 +86,7 @@ def run(
     if not messages:
         output.warn(f"{where}: the conversation has no messages; nothing saved (the checkpoint is kept as it was)")
         return 0
-    result = checkpoint.save(
+    result = session.save(
         store,
         agent,
         messages,

@@ -68,7 +68,7 @@ def run_inject(
     from memcli.output import warn
 
     try:
-        from memcli.recall import block as inject
+        from memcli.recall import block
         from memcli.errors import MemcliError
         from memcli.storage.paths import Layout, find_layout
 
@@ -80,16 +80,16 @@ def run_inject(
             layout = find_layout(dir_option, must_exist=False)
         except MemcliError:
             layout = Layout(os.path.abspath(dir_option or "."))
-        sel, budget = inject.build(layout, agent, command, budget, instructions, warn, explain)
-        block = sel.render()
+        sel, budget = block.build(layout, agent, command, budget, instructions, warn, explain)
+        text = sel.render()
         if fmt == "json":
             from memcli.output import print_json
 
             print_json(sel.to_json(agent, command, budget))
         else:
-            sys.stdout.write(block)
+            sys.stdout.write(text)
         if explain:
-            _explain(sel, budget, block)
+            _explain(sel, budget, text)
     except BaseException as exc:  # the wrapper must go on: say why on stderr, print no block
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
