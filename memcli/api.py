@@ -439,11 +439,21 @@ def entry_json(agent: str, category: str, entry: vault.Entry, superseded_by: int
 
 
 def open_store(layout: Layout) -> Store:
-    """The store, with a listener that keeps an existing search index current after writes (no
-    index yet: the next search builds it)."""
+    """The store as a face that writes opens it: a listener keeps an existing search index current
+    after writes (no index yet: the next search builds it), and the first write registers the
+    merge driver."""
     store = Store(layout)
     store.listeners.append(_update_index)
+    store.before_first_write.append(register_merge_driver)
     return store
+
+
+def register_merge_driver(store: Store) -> None:
+    """The first write in a git clone that lacks memcli's merge driver registers it (a fresh clone,
+    a teammate's: git reads drivers only from config); never fails."""
+    from memcli.git.repo import ensure_merge_driver
+
+    ensure_merge_driver(store.layout.root)
 
 
 def _update_index(store: Store, agent: str, category: str) -> None:

@@ -441,12 +441,26 @@ def config_block() -> str:
     return "\n".join(lines[:-1]) + "\n```\n"
 
 
+def mcp_tools_table() -> str:
+    """The MCP tools as ``memcli mcp`` generates them from ``api.OPERATIONS``."""
+    from memcli.api import OPERATIONS
+
+    rows = ["| tool | arguments | what it does |", "|---|---|---|"]
+    for op in OPERATIONS.values():
+        if op.tool:
+            args = ", ".join(f"`{i.name}`" if i.required else f"`{i.name}?`" for i in op.inputs)
+            kind = "writes" if op.writes else "reads"
+            rows.append(f"| `{op.tool}` | {args} | {kind}: {op.help.split('. ')[0].rstrip('.')} |")
+    return "\n".join(rows) + "\n"
+
+
 def readme() -> str:
     """The README with every help block (between ``<!-- help: LINE -->`` and ``<!-- /help -->``) as the
     CLI prints it now."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     text = _between(text, "exit-codes", exit_codes_table())
     text = _between(text, "config", config_block())
+    text = _between(text, "mcp-tools", mcp_tools_table())
     for line in HELP_BLOCKS:
         start = f"<!-- help: {line} -->"
         begin = text.find(start)

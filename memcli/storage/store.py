@@ -332,7 +332,9 @@ class Store:
         self.config = config or load_config(layout.memory)
         # Called as listener(store, agent, category) after memcli writes a vault file, under the lock.
         self.listeners: list[Callable[[Store, str, str], None]] = []
-        self._git_checked = False
+        # Called once, as first(store), before the first write: what a face that writes sets up
+        # first (``api.open_store``: memcli's merge driver in a clone that lacks it).
+        self.before_first_write: list[Callable[[Store], None]] = []
         self.problems: list[str] = []  # files that reads skipped (not memory: not UTF-8, NUL bytes)
 
     # ---------------------------------------------------------------- names
@@ -451,13 +453,9 @@ class Store:
 
     # ---------------------------------------------------------------- writing
     def lock(self):
-        """The memory lock, taken by every write.  The first write in a git clone that lacks
-        memcli's merge driver registers it (git reads drivers only from config)."""
-        if not self._git_checked:
-            self._git_checked = True
-            from memcli.git.repo import ensure_merge_driver
-
-            ensure_merge_driver(self.layout.root)
+        """The memory lock, taken by every write; the first one runs ``before_first_write``."""
+        while self.before_first_write:
+            self.before_first_write.pop(0)(self)
         return file_lock(self.layout.lock_path, self.config.vault_lock_timeout)
 
     def _new_id(self, used: set[int]) -> int:
