@@ -198,3 +198,19 @@ def test_every_setting_has_one_home():
     for name, value in DEFAULTS.items():
         assert f"\n{name.split('_', 1)[1]} = " in block, name
     assert block in (ROOT / "README.md").read_text()
+
+
+def test_the_first_write_of_a_face_registers_the_merge_driver_and_a_read_does_not(mem: Path):
+    """A teammate's fresh clone: the repository has memory but this clone's config no driver."""
+    import subprocess
+
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", *args], cwd=mem, capture_output=True, text=True, env=clean_env())
+
+    git("init", "-q")
+    assert git("config", "merge.memcli.driver").returncode == 1
+    run("list", cwd=mem, check=True)
+    run("search", "anything", cwd=mem, check=True)
+    assert git("config", "merge.memcli.driver").returncode == 1, "a read leaves git's config alone"
+    run("add", "dev", "lessons", "the first write of this clone", cwd=mem, check=True)
+    assert "memcli merge-driver" in git("config", "merge.memcli.driver").stdout
