@@ -24,7 +24,7 @@ from memcli.storage.citations import cited_paths
 from memcli.storage.store import Store, current, is_compaction_summary
 
 SUMMARY = "summary.json"
-VERSION = 8  # 8: "hidden" counts archived and replaced; 7: superseded by the successor's tag alone; 6: superseded left out; 5: the paths entries cite; 2: a category is its category file and its folder of entry files; 3: swept in turns; 4: archived left out
+VERSION = 9  # 9: freshness stamps without a per-file hash; 8: "hidden" counts archived and replaced; 7: superseded by the successor's tag alone; 6: superseded left out; 5: the paths entries cite; 2: a category is its category file and its folder of entry files; 3: swept in turns; 4: archived left out
 CURSOR = "summary-cursor"
 HEAD = 20  # newest entries remembered per file: `list -n N` up to this is served from the cache
 
