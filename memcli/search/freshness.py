@@ -302,10 +302,13 @@ class Freshness:
     def _save_cursor(self, value: int) -> None:
         save_cursor(self.layout, CURSOR, value)
 
-    def changed_files(self, manifest: dict[str, Any], agent: str | None = None) -> tuple[list[str], dict[str, list]]:
+    def changed_files(
+        self, manifest: dict[str, Any], agent: str | None = None, disk: dict[str, str] | None = None
+    ) -> tuple[list[str], dict[str, list]]:
         """Units whose content differs from the manifest, and units whose stamps alone changed
-        (key -> the new record); of one agent only, if given (what ``inject`` searches)."""
-        disk = self.scan(agent)
+        (key -> the new record); of one agent only, if given (what ``inject`` searches).  ``disk``:
+        ``scan(agent)`` taken just now."""
+        disk = self.scan(agent) if disk is None else disk
         known = manifest["files"]
         if agent:
             known = {k: v for k, v in known.items() if k.startswith(f"{agent}/")}

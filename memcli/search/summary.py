@@ -68,12 +68,18 @@ class Summaries:
             return None
         return [st.st_size, changed_ns(st)]
 
-    def get(self, agent: str, category: str) -> dict:
-        """``{"entries", "open_tasks", "newest", "handoff": [id, date] | None, "head": [[key, id], ...]}``."""
+    def get(self, agent: str, category: str, disk: dict[str, str] | None = None) -> dict:
+        """``{"entries", "open_tasks", "newest", "handoff": [id, date] | None, "head": [[key, id], ...]}``;
+        ``disk``: the stamps ``Freshness.scan`` took of every unit just now (then nothing is stat'ed twice)."""
         key = f"{agent}/{category}"
         base = self.base  # plain strings: Path objects cost more than the stat at 1,000 files
-        quick = quick_stamp(base, agent, category) or ""
-        removed_stamp = self._stat(f"{base}/{agent}/.removed")
+        if disk is None:
+            quick = quick_stamp(base, agent, category) or ""
+            removed_stamp = self._stat(f"{base}/{agent}/.removed")
+        else:
+            quick = disk.get(key) or ""
+            removed = disk.get(f"{agent}/.removed")
+            removed_stamp = [int(n) for n in removed.split(":")] if removed else None
         cached = self.files.get(key)
         if cached and len(cached) > 3 and cached[2] == quick and cached[0][1] == removed_stamp and not self._due(key):
             return cached[1]  # the folder did not change, and its files are not this run's turn
