@@ -19,7 +19,7 @@ from memcli.storage.injected_block import END, START, neutralise
 from memcli.recall.trust import LEFT_OUT, short
 from memcli.errors import MemcliError
 from memcli.storage.paths import Layout
-from memcli.storage.store import PINNED_TAG, Store, current
+from memcli.storage.store import Store, current
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -275,17 +275,35 @@ def gather(
             reason = getattr(exc, "message", None) or getattr(exc, "strerror", None) or f"{type(exc).__name__}: {exc}"
             warn(f"{what} left out: {reason}")
 
+    index = None
+    # The agent's pinned entries, open tasks and newest real handoffs: one query of the index, which
+    # marks them when it indexes a category (reading the task and handoff files cost 5 ms at 100k
+    # entries, and the pinned entries a search of their own).  None: the query failed, read the files.
+    marked: list[Any] | None = None
+
+    def marks(category: str, mark: str) -> list[Any]:
+        """The marked hits of one category, in its order (newest first)."""
+        return sorted((h for h in marked or () if mark in h.marks and h.category == category), key=lambda h: h.order)
+
     def handoff() -> None:
         if "handoffs" not in store.categories:
             return
+        from memcli.search.ranking import HANDOFF_MARK, HANDOFF_MARKS
+
+        if marked is not None:
+            candidates = marks("handoffs", HANDOFF_MARK)
+            for h in candidates:  # newest first: the newest real one that may be shown
+                if allowed("handoffs", h.id, h.date, h.tags, h.body):
+                    sel.handoff = Item(_clean(h.body).strip(), h.id)
+                    return
+            if len(candidates) < HANDOFF_MARKS:
+                return  # every real handoff was looked at; else all those marked are held: read them all
         from memcli.storage.store import is_compaction_summary
 
         for e in current(store.read(agent, "handoffs")):  # newest first: the newest real one that may be shown
             if not is_compaction_summary(e) and allowed("handoffs", e.id, e.header_date, e.tags, e.body):
                 sel.handoff = Item(_clean(e.body).strip(), e.id)
                 return
-
-    index = None
 
     def relevant(category: str, limit: int) -> list[Item]:
         nonlocal index
@@ -330,10 +348,18 @@ def gather(
         sel.lessons = relevant("lessons", config.inject_lessons)
 
     def tasks() -> None:
-        if "tasks" in store.categories:
-            for e in current(store.read(agent, "tasks")):
-                if allowed("tasks", e.id, e.header_date, e.tags, e.body):
-                    sel.tasks.extend(Item(_clean(t), e.id) for t in vault.open_tasks(e.body))
+        if "tasks" not in store.categories:
+            return
+        if marked is not None:
+            from memcli.search.ranking import OPEN_MARK
+
+            for h in marks("tasks", OPEN_MARK):
+                if allowed("tasks", h.id, h.date, h.tags, h.body):
+                    sel.tasks.extend(Item(_clean(t), h.id) for t in vault.open_tasks(h.body))
+            return
+        for e in current(store.read(agent, "tasks")):
+            if allowed("tasks", e.id, e.header_date, e.tags, e.body):
+                sel.tasks.extend(Item(_clean(t), e.id) for t in vault.open_tasks(e.body))
 
     def snapshot() -> None:
         from memcli.storage.checkpoints import recover
@@ -350,17 +376,18 @@ def gather(
                 sel.snapshot.append(Item(f"[{role}]: {' '.join(_clean(str(m['text'])).split())[:100]}"))
 
     def pinned() -> None:
-        nonlocal index
+        nonlocal index, marked
         from memcli.search.index import SearchIndex
+        from memcli.search.ranking import PINNED_MARK
 
         index = SearchIndex(store)
-        hits = index.search("", agent=agent, limit=PINNED_MAX, tag=PINNED_TAG)
-        hits = [h for h in hits if allowed(h.category, h.id, h.date, h.tags, h.body)]
+        marked = index.marked(agent)  # brings the index up to date: the searches below need no check
         notice = index.notice()
         if notice:
             warn(notice)
-        hits.sort(key=lambda h: h.id, reverse=True)  # the newest pin first
-        sel.pinned = [Item(_one_line(h.body), h.id) for h in hits if h.category != "tasks"]
+        hits = sorted((h for h in marked if PINNED_MARK in h.marks), key=lambda h: h.id, reverse=True)
+        hits = [h for h in hits[:PINNED_MAX] if allowed(h.category, h.id, h.date, h.tags, h.body)]
+        sel.pinned = [Item(_one_line(h.body), h.id) for h in hits if h.category != "tasks"]  # the newest pin first
 
     guarded("pinned entries", pinned)
     guarded("last handoff", handoff)

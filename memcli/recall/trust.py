@@ -58,9 +58,9 @@ class Verdicts:
             self.seen = {}
 
     def get(self, body: str, tags: list[str]) -> str | None:
-        import hashlib
+        from memcli.search.freshness import sha1  # hashlib's (the same digest) imports OpenSSL: 3 ms
 
-        key = hashlib.sha1(f"{' '.join(tags)}\0{body}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        key = sha1(f"{' '.join(tags)}\0{body}".encode("utf-8", "surrogatepass"))[:32]
         found = self.seen.get(key)
         if found is None:
             found = self.new[key] = self.seen[key] = _judge(body, tags) or ""

@@ -40,8 +40,14 @@ from memcli.search.freshness import (
 from memcli.search.ranking import (
     CONTEXT_SPAN,
     ENTRY_SEPARATOR,
+    HANDOFF_MARK,
+    HANDOFF_MARKS,
+    OPEN_MARK,
+    PINNED_MARK,
     Hit,
     build_query,
+    marked_query,
+    read_marked,
     file_query,
     tag_query,
     neighbour_terms,
@@ -148,6 +154,7 @@ class SearchIndex:
         visible = self.store.visible(category, parse_sources(sources, self.layout.memory), removed)
         terms = stemmed_texts([e.body for e in visible])
         contexts = neighbour_terms(terms, CONTEXT_SPAN)
+        marks = entry_marks(category, visible)
         schema, make, sep = self.schema, tv.Document.from_dict, ENTRY_SEPARATOR
         for i, e in enumerate(visible):
             tags, date = " ".join(e.tags), e.date or e.header_date
@@ -158,7 +165,10 @@ class SearchIndex:
                 "body": terms[i],
                 "context": contexts[i],
                 "entry": f"{e.id}{sep}{date}{sep}{tags}{sep}{e.body}".encode(),
+                "order": i,
             }
+            if i in marks:
+                fields["marks"] = marks[i]
             when = entry_date_terms(date)
             if says_when(terms[i]):
                 when = f"{when} {TIMED}"
@@ -440,6 +450,11 @@ class SearchIndex:
                 return kept[:limit]
             asked, fresh = asked * 4, False
 
+    def marked(self, agent: str) -> list[Hit]:
+        """The agent's marked entries (ranking.MARKS: pinned ones, those with open tasks, the newest
+        real handoffs), as current as a search's; each hit's ``order`` is its place in its category."""
+        return self._search("", agent, None, 0, True, False, marked=True)
+
     def is_current(self, hit: Hit) -> bool:
         """Neither archived nor replaced by a newer version: what search and inject show."""
         return ARCHIVED_TAG not in hit.tags and self.newest_version(hit) is None
@@ -471,6 +486,7 @@ class SearchIndex:
         fresh: bool,
         neighbours: bool,
         tag_only: bool = False,
+        marked: bool = False,
     ) -> list[Hit]:
         stale = self._stale_files  # what the last freshness check left (a second search skips the check)
         if fresh:
@@ -484,7 +500,7 @@ class SearchIndex:
             self._stale_files = stale
         self.stale = bool(stale)
         try:
-            return self._search_with(stale, text, agent, category, limit, neighbours, tag_only)
+            return self._search_with(stale, text, agent, category, limit, neighbours, tag_only, marked)
         except MemcliError:
             raise
         except BaseException as exc:
@@ -497,13 +513,13 @@ class SearchIndex:
 
             with file_lock(self.layout.lock_path, SEARCH_LOCK_TIMEOUT):
                 self._rebuild(progress=False)
-            return self._search_with([], text, agent, category, limit, neighbours, tag_only)
+            return self._search_with([], text, agent, category, limit, neighbours, tag_only, marked)
         except BaseException as exc:
             if not _is_failure(exc):
                 raise
             self.stale = True
             self._stale_files = [ALL]
-            return self._search_with([ALL], text, agent, category, limit, neighbours, tag_only)
+            return self._search_with([ALL], text, agent, category, limit, neighbours, tag_only, marked)
 
     def notice(self) -> str | None:
         """What a search should say on stderr about the cache, if anything.
@@ -529,21 +545,24 @@ class SearchIndex:
         limit: int,
         neighbours: bool = True,
         tag_only: bool = False,
+        marked: bool = False,
     ) -> list[Hit]:
-        """Search the disk index, with the stale files answered from an in-memory index of them."""
+        """Search the disk index, with the stale files answered from an in-memory index of them
+        (``marked``: every marked entry of ``agent``, ``limit`` unused)."""
+        args = (text, agent, category, limit)
         if PENDING in stale and self._pending is not None:
             built = tv.Index(self.schema, path=str(self._pending))
             built.reload()
-            return self._search_index(built, text, agent, category, limit, [], neighbours, tag_only)
+            return self._search_index(built, *args, [], neighbours, tag_only, marked)
         if ALL in stale or not self.exists():
-            return self._search_index(self._ram_index(), text, agent, category, limit, [], neighbours, tag_only)
+            return self._search_index(self._ram_index(), *args, [], neighbours, tag_only, marked)
         index = self._open()
         index.reload()
-        hits = self._search_index(index, text, agent, category, limit, stale, neighbours, tag_only)
+        hits = self._search_index(index, *args, stale, neighbours, tag_only, marked)
         if stale:
-            hits += self._search_index(self._ram_index(stale), text, agent, category, limit, [], neighbours, tag_only)
+            hits += self._search_index(self._ram_index(stale), *args, [], neighbours, tag_only, marked)
             hits.sort(key=lambda h: h.score, reverse=True)
-        return hits[:limit]
+        return hits if marked else hits[:limit]
 
     def _search_index(
         self,
@@ -555,10 +574,14 @@ class SearchIndex:
         exclude: list[str],
         neighbours: bool = True,
         tag_only: bool = False,
+        marked: bool = False,
     ) -> list[Hit]:
         searcher = index.searcher()
         parts: list | None = [] if self.explain and not tag_only else None
-        if tag_only:
+        query: tv.Query | None
+        if marked:
+            query = marked_query(self.schema, agent or "")
+        elif tag_only:
             query = tag_query(self.schema, text, agent, category)
         else:
             query = build_query(self.schema, self.store.config, text, agent, category, searcher, neighbours, parts)
@@ -569,7 +592,31 @@ class SearchIndex:
                 (tv.Occur.MustNot, file_query(self.schema, *key.split("/", 1))) for key in exclude
             ]
             query = tv.Query.boolean_query(clauses)
+        if marked:
+            return read_marked(searcher, query)
         return read_hits(searcher, query, text, limit, self.store.config.search_fuzzy, parts)
+
+
+def entry_marks(category: str, visible: list) -> dict[int, str]:
+    """The marks (ranking.MARKS) of a whole category's visible entries, newest first, by place."""
+    from memcli.storage.store import PINNED_TAG, current, is_compaction_summary
+    from memcli.storage.vault import open_tasks
+
+    shown = {id(e) for e in current(visible)}  # neither archived nor replaced
+    marks: dict[int, str] = {}
+    handoffs = 0
+    for i, e in enumerate(visible):
+        if id(e) not in shown:
+            continue
+        found = [PINNED_MARK] if PINNED_TAG in e.tags else []
+        if category == "tasks" and open_tasks(e.body):
+            found.append(OPEN_MARK)
+        if category == "handoffs" and handoffs < HANDOFF_MARKS and not is_compaction_summary(e):
+            found.append(HANDOFF_MARK)
+            handoffs += 1
+        if found:
+            marks[i] = " ".join(found)
+    return marks
 
 
 def _is_failure(exc: BaseException) -> bool:

@@ -98,7 +98,53 @@ def make_schema() -> tv.Schema:
     # What a hit shows, never searched, in one stored value (fewer fields: a faster build):
     # id, date, tags and the body as written, joined by ENTRY_SEPARATOR (the first three never hold it).
     sb.add_bytes_field("entry", stored=True, indexed=False)
+    # What inject shows whatever the task (MARKS), told when a category is indexed (the unit of the
+    # index is a whole category, so "current" and "newest" are known then), and the entry's place
+    # in its category, newest first: inject finds them with one query instead of reading files.
+    sb.add_text_field("marks", stored=True, tokenizer_name="whitespace", index_option="basic")
+    sb.add_unsigned_field("order", stored=True, indexed=False)
     return sb.build()
+
+
+PINNED_MARK = "pinned"  # a current entry tagged pinned
+OPEN_MARK = "open"  # a current entry of tasks with an open task line
+HANDOFF_MARK = "handoff"  # one of the HANDOFF_MARKS newest current handoffs that are no compaction summary
+HANDOFF_MARKS = 8  # handoffs marked per agent (the newest real one is shown; the next ones stand in when it is held)
+
+
+def marked_query(schema: tv.Schema, agent: str) -> tv.Query:
+    """An agent's marked entries (any mark)."""
+    marks = [(tv.Occur.Should, tv.Query.term_query(schema, "marks", m)) for m in (PINNED_MARK, OPEN_MARK, HANDOFF_MARK)]
+    return tv.Query.boolean_query(
+        [(tv.Occur.Must, tv.Query.term_query(schema, "agent", agent)), (tv.Occur.Must, tv.Query.boolean_query(marks))]
+    )
+
+
+def read_marked(searcher: tv.Searcher, query: tv.Query) -> list[Hit]:
+    """Every document ``query`` finds, each with its marks and its place in its category."""
+    limit = 1000
+    while True:
+        found = searcher.search(query, limit).hits
+        if len(found) < limit:
+            break
+        limit *= 8
+    hits = []
+    for _, address in found:
+        doc = searcher.doc(address)
+        entry_id, date, tag_text, body = bytes(doc.get_first("entry") or b"").decode().split(ENTRY_SEPARATOR, 3)
+        hit = Hit(
+            int(entry_id),
+            str(doc.get_first("agent")),
+            str(doc.get_first("category")),
+            date,
+            tag_text.split(),
+            body,
+            0.0,
+        )
+        hit.marks = str(doc.get_first("marks") or "").split()
+        hit.order = int(doc.get_first("order") or 0)
+        hits.append(hit)
+    return hits
 
 
 def neighbour_terms(terms: list[str], span: int) -> list[str]:
@@ -136,6 +182,8 @@ class Hit:
         "stale",
         "superseded_by",
         "held",
+        "marks",
+        "order",
     )
 
     def __init__(
@@ -158,6 +206,8 @@ class Hit:
         self.superseded_by: int | None = None  # the newest version of a replaced entry (set by api.search)
         self.held: str | None = None  # why it is held back from agents (set by api.search)
         self.explain: list[tuple[str, float]] = []  # what each clause of the query added (search --explain)
+        self.marks: list[str] = []  # set by read_marked: its MARKS
+        self.order = 0  # set by read_marked: its place in its category, newest first
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -24,7 +24,7 @@ from memcli.storage.citations import cited_paths
 from memcli.storage.store import Store, current, is_compaction_summary
 
 SUMMARY = "summary.json"
-VERSION = 8  # 8: "hidden" counts archived and replaced; 7: superseded by the successor's tag alone; 6: superseded left out; 5: the paths entries cite; 2: a category is its category file and its folder of entry files; 3: swept in turns; 4: archived left out
+VERSION = 9  # 9: freshness stamps without a per-file hash; 8: "hidden" counts archived and replaced; 7: superseded by the successor's tag alone; 6: superseded left out; 5: the paths entries cite; 2: a category is its category file and its folder of entry files; 3: swept in turns; 4: archived left out
 CURSOR = "summary-cursor"
 HEAD = 20  # newest entries remembered per file: `list -n N` up to this is served from the cache
 
@@ -68,12 +68,18 @@ class Summaries:
             return None
         return [st.st_size, changed_ns(st)]
 
-    def get(self, agent: str, category: str) -> dict:
-        """``{"entries", "open_tasks", "newest", "handoff": [id, date] | None, "head": [[key, id], ...]}``."""
+    def get(self, agent: str, category: str, disk: dict[str, str] | None = None) -> dict:
+        """``{"entries", "open_tasks", "newest", "handoff": [id, date] | None, "head": [[key, id], ...]}``;
+        ``disk``: the stamps ``Freshness.scan`` took of every unit just now (then nothing is stat'ed twice)."""
         key = f"{agent}/{category}"
         base = self.base  # plain strings: Path objects cost more than the stat at 1,000 files
-        quick = quick_stamp(base, agent, category) or ""
-        removed_stamp = self._stat(f"{base}/{agent}/.removed")
+        if disk is None:
+            quick = quick_stamp(base, agent, category) or ""
+            removed_stamp = self._stat(f"{base}/{agent}/.removed")
+        else:
+            quick = disk.get(key) or ""
+            removed = disk.get(f"{agent}/.removed")
+            removed_stamp = [int(n) for n in removed.split(":")] if removed else None
         cached = self.files.get(key)
         if cached and len(cached) > 3 and cached[2] == quick and cached[0][1] == removed_stamp and not self._due(key):
             return cached[1]  # the folder did not change, and its files are not this run's turn

@@ -14,6 +14,19 @@ STOPWORDS = frozenset(
     "when where which who whom why will with would you your".split()
 )
 
+_COMPILED: dict[tuple[str, int], re.Pattern[str]] = {}
+
+
+def _re(source: str, flags: int = 0) -> re.Pattern[str]:
+    """The pattern ``source``, compiled when first used: compiling this module's patterns at import
+    cost 1.1 ms of every search, and most of them serve only a query that names a date or an
+    identifier, or an index build."""
+    found = _COMPILED.get((source, flags))
+    if found is None:
+        found = _COMPILED[(source, flags)] = re.compile(source, flags)
+    return found
+
+
 _LONG_WORD = 40  # tantivy's en_stem drops words of this many bytes or more
 _ANALYZER = None
 _WORDS = None
@@ -118,18 +131,19 @@ def near_function_word(word: str, distance: int) -> bool:
 # A compound one is alphanumeric runs joined by ``::``, ``.``, ``_``, ``/`` or ``-`` — the index
 # cuts it into its parts, which are often common words (``ERR_CONN_RESET``, ``pkg.mod.func``), so
 # it is also indexed whole; joined by ``-`` alone it must hold a digit (``abc-123``, not ``follow-up``).
-_COMPOUND_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]+(?:(?:::|[._/-])[A-Za-z0-9]+)+")
-_JOINT_RE = re.compile(r"[A-Za-z0-9](?::|[._/-])[A-Za-z0-9:]")  # a cheap first look: most texts hold none
-_PART_RE = re.compile(r"[A-Za-z0-9]+")
+_COMPOUND_RE = r"(?<![A-Za-z0-9])[A-Za-z0-9]+(?:(?:::|[._/-])[A-Za-z0-9]+)+"
+_JOINT_RE = r"[A-Za-z0-9](?::|[._/-])[A-Za-z0-9:]"  # a cheap first look: most texts hold none
+_JOINTS = ":._/-"
+_PART_RE = r"[A-Za-z0-9]+"
 _MAX_IDENTIFIER = 100  # longer runs (a URL, a base64 blob) are not what anyone types
 
 
 def identifiers(text: str) -> list[str]:
     """The compound identifiers written in ``text``, lower-cased, each once."""
-    if not _JOINT_RE.search(text):
+    if not any(joint in text for joint in _JOINTS) or not _re(_JOINT_RE).search(text):
         return []
     found: dict[str, None] = {}
-    for match in _COMPOUND_RE.finditer(text):
+    for match in _re(_COMPOUND_RE).finditer(text):
         token = match.group()
         if len(token) > _MAX_IDENTIFIER:
             continue
@@ -142,9 +156,11 @@ def identifiers(text: str) -> list[str]:
 def identifier_words(text: str) -> list[str]:
     """The one-word identifiers of a query, as written outside its compound ones: letters with
     digits (``item4321``, ``E1234``, a hash such as ``a3f9c2e``) or camelCase (``fetchUser``)."""
-    rest = _COMPOUND_RE.sub(" ", text)
+    if not any(c.isdigit() or c.isupper() for c in text):
+        return []  # neither digits nor capitals: no word here is an identifier
+    rest = _re(_COMPOUND_RE).sub(" ", text) if any(joint in text for joint in _JOINTS) else text
     found: dict[str, None] = {}
-    for word in _PART_RE.findall(rest):
+    for word in _re(_PART_RE).findall(rest):
         digits = any(c.isdigit() for c in word)
         letters = any(c.isalpha() for c in word)
         camel = any(a.islower() and b.isupper() for a, b in zip(word, word[1:]))
@@ -161,21 +177,20 @@ _MONTH_NUMBER = {name: n for n, name in enumerate(_MONTHS, 1)}
 _MONTH_NUMBER.update({name[:3]: n for n, name in enumerate(_MONTHS, 1)} | {"sept": 9})
 _ALONE = frozenset(_MONTHS) - {"may"}  # a month named without a number ("may" alone is a verb)
 # ASCII digits only: int() refuses some characters that \d and str.isdigit() take ("²").
-_DATE_HINT = re.compile(r"[0-9]|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE)
+_DATE_HINT = r"[0-9]|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
 # 2023-10, 2023-10-13, and a time after a day as search and list print it (2023-10-13T09:00)
-_ISO_DATE = re.compile(
+_ISO_DATE = (
     r"\b((?:19|20)[0-9][0-9])-([0-9][0-9])(?:-([0-9][0-9])"
-    r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?(?:\s*(?:UTC|GMT)\b)?)?)?(?![0-9])",
-    re.IGNORECASE,
+    r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?(?:\s*(?:UTC|GMT)\b)?)?)?(?![0-9])"
 )
-_DAY = re.compile(r"([0-9]{1,2})(?:st|nd|rd|th)?")
-_HEADER_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_DAY = r"([0-9]{1,2})(?:st|nd|rd|th)?"
+_HEADER_DATE = r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
 
 
 def entry_date_terms(date: str) -> str:
     """The date terms of an entry written at ``date`` (``YYYY-MM-DDTHH:MM``): its year, month
     name, year-month, day and day of the year, as the query side writes them."""
-    match = _HEADER_DATE.match(date)
+    match = _re(_HEADER_DATE).match(date)
     if match is None or not 1 <= int(match.group(2)) <= 12:
         return ""
     year, month, day = match.groups()
@@ -194,16 +209,20 @@ def dates_in(text: str) -> tuple[list[str], set[str], set[str]]:
     are not searched as words (``13`` and ``october`` of "on 13 October 2023", unless the query
     says them elsewhere too: "Node 18 upgrade on 18 May"); and every word that names a date, with a
     month or a year named alone, which is searched as a word too ("the march of …", "the 2024 roadmap")."""
-    if not _DATE_HINT.search(text):
+    low = text.lower()
+    if not any(c in low for c in "0123456789") and not any(m in low for m in _MONTH_NUMBER):
+        return [], set(), set()  # no digit, no month: no date (and no pattern compiled)
+    if not _re(_DATE_HINT, re.IGNORECASE).search(text):
         return [], set(), set()
+    iso = _re(_ISO_DATE, re.IGNORECASE)
     found: dict[str, None] = {}
     consumed: list[str] = []  # each word a date uses, once per use
-    for match in _ISO_DATE.finditer(text):
+    for match in iso.finditer(text):
         year, month, day = match.groups()
         if 1 <= int(month) <= 12:
             found[f"{year}-{month}-{day}" if day else f"{year}-{month}"] = None
             consumed += WORD_RE.findall(match.group().lower())
-    words = WORD_RE.findall(_ISO_DATE.sub(" ", text).lower())
+    words = WORD_RE.findall(iso.sub(" ", text).lower())
     used: set[int] = set()
     alone: set[str] = set()
     for i, word in enumerate(words):
@@ -214,7 +233,7 @@ def dates_in(text: str) -> tuple[list[str], set[str], set[str]]:
         parts = [i]
         before = i - 2 if i >= 2 and words[i - 1] == "of" else i - 1  # "the 13th of October"
         for j in (before, i + 1):
-            number = _DAY.fullmatch(words[j]) if 0 <= j < len(words) and j not in used else None
+            number = _re(_DAY).fullmatch(words[j]) if 0 <= j < len(words) and j not in used else None
             if number and 1 <= int(number.group(1)) <= 31 and day is None:
                 day = int(number.group(1))
                 parts.append(j)
@@ -303,13 +322,15 @@ def says_when(terms: str) -> bool:
 # "when" as a question ("when did…", "When Jon lost his job?", "…, and when was it?", "but when?"),
 # not as a conjunction ("crashes when saving", "fails when is loading", "When saving, it crashes")
 _AUXILIARY = r"(?:did|do|does|was|were|is|are|will|would|has|have|had)"
-_ASKS_WHEN = re.compile(
+_ASKS_WHEN = (
     rf"(?:^|[,;:.!?]\s*|\b(?:and|but|so|or) )when {_AUXILIARY}\b|^\W*when\b[^,]*\?\s*$"
-    rf"|\bwhat (?:time|year|month|day|date) {_AUXILIARY}\b|\bhow long ago\b|\bwhen\s*\?",
-    re.IGNORECASE,
+    rf"|\bwhat (?:time|year|month|day|date) {_AUXILIARY}\b|\bhow long ago\b|\bwhen\s*\?"
 )
 
 
 def asks_when(text: str) -> bool:
     """Whether a query asks when something happened."""
-    return _ASKS_WHEN.search(text) is not None
+    low = text.lower()
+    if "when" not in low and "what" not in low and "ago" not in low:
+        return False  # the pattern needs one of them (and costs 0.4 ms to compile)
+    return _re(_ASKS_WHEN, re.IGNORECASE).search(text) is not None

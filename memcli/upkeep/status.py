@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from memcli.errors import MemcliError
 from memcli.storage.store import Store
 
@@ -11,6 +13,11 @@ if TYPE_CHECKING:
 
 
 def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
+    return _vault_status(store, agent)[0]
+
+
+def _vault_status(store: Store, agent: str | None = None) -> tuple[dict[str, Any], dict[str, str]]:
+    """The report, and the stamps of the tree it was made from (``Freshness.scan``)."""
     known = store.agents(with_sessions=True)
     if agent is not None:
         store.check(agent)
@@ -18,9 +25,13 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
             listed = ", ".join(known) if known else "none yet"
             raise MemcliError(f"no agent {agent!r} in {store.layout.memory} (agents: {listed})")
     agents = [agent] if agent else known
+    from memcli.search.freshness import Freshness
     from memcli.search.summary import Summaries
 
     summaries = Summaries(store)
+    # One look at the tree serves the summaries, the layout and the index's freshness: a listing of
+    # each agent's folder and a stat of what is there (at 100k entries status stat'ed each twice).
+    disk = Freshness(store.layout, store.categories).scan(agent)
     from memcli.storage.citations import missing
 
     report: dict[str, Any] = {"root": str(store.layout.root), "agents": {}, "problems": [], "stale": []}
@@ -33,7 +44,7 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
         last_handoff = None
         for c in store.categories:
             try:
-                info = summaries.get(a, c)
+                info = summaries.get(a, c, disk)
             except MemcliError as exc:  # one unreadable file is reported, never the end of the report
                 report["problems"].append(exc.message)
                 categories[c] = {"entries": 0, "newest": None, "error": exc.message}
@@ -58,10 +69,23 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
         totals["entries"] += count
         totals["open_tasks"] += open_tasks
     summaries.save()
-    report["category_files"] = store.category_files()
+    if agent is None:  # the AITEAM-X category files (store.category_files), from the stamps: "size:time|..."
+        names = set(known)
+        report["category_files"] = sorted(
+            (
+                f"{key}.md"
+                for key, quick in disk.items()
+                if key.split("/", 1)[0] in names
+                and not key.endswith("/.removed")
+                and quick.split("|", 1)[0].split(":", 1)[0] not in ("", "0")
+            ),
+            key=lambda name: name.split("/", 1)[0],  # by agent, each agent's in the categories' order
+        )
+    else:
+        report["category_files"] = store.category_files()
     report["problems"].extend(p for p in dict.fromkeys(store.problems) if p not in report["problems"])
     report["totals"] = totals
-    return report
+    return report, disk
 
 
 def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
@@ -71,8 +95,15 @@ def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
     from memcli.git import hooks
     from memcli.storage import checkpoints
 
-    report = vault_status(store, agent)
+    report, disk = _vault_status(store, agent)
+    try:  # one listing instead of a failed open per agent with no checkpoint
+        saved = set(os.listdir(store.layout.checkpoints))
+    except OSError:
+        saved = set()
     for name, info in report["agents"].items():
+        if f"{name}.json" not in saved:
+            info["checkpoint"] = None
+            continue
         data = checkpoints.read_checkpoint(checkpoints.checkpoint_path(store.layout, name), store.layout.memory)
         if data is None:
             info["checkpoint"] = None
@@ -84,7 +115,7 @@ def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
                 "valid": valid,
                 "messages": len(data["messages"]),
             }
-    report["index"] = index_status(store)
+    report["index"] = index_status(store, disk if agent is None else None)
     report["last_compaction"] = compact_log.last_run(store)
     from memcli.recall import trust
 
@@ -121,7 +152,7 @@ def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
     return report
 
 
-def index_status(store: Store) -> dict[str, Any]:
+def index_status(store: Store, disk: dict[str, str] | None = None) -> dict[str, Any]:
     """Whether the index exists and how many vault files changed since it was updated (without
     opening it: a manifest of another tantivy version shows as fresh here, and the next search
     rebuilds the index)."""
@@ -136,7 +167,7 @@ def index_status(store: Store) -> dict[str, Any]:
     )
     if manifest is None:
         return {"exists": True, "fresh": False, "changed_files": None}
-    changed, _ = freshness.changed_files(manifest)
+    changed, _ = freshness.changed_files(manifest, disk=disk)
     return {
         "exists": True,
         "fresh": not changed,
