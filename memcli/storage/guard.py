@@ -3278,8 +3278,10 @@ def _scan_patterns(text: str, gate: bool = True) -> list[tuple[str, int, int]]:
     if len(lower) != len(text):  # a few characters lower to two ("İ"): keep the offsets
         lower = "".join(c.lower()[:1] or c for c in text)
     alternatives = _alternatives()
+    word_set: set[str] | None = None
     if gate:
         words = _WORDS.get().findall(lower)
+        word_set = set(words)
         tokens = set(map(_FIRST4, words))
         tokens.update(map(_FIRST6, words))
         for c in _STRINGS.keys() & set(lower):
@@ -3302,6 +3304,10 @@ def _scan_patterns(text: str, gate: bool = True) -> list[tuple[str, int, int]]:
         span = alternative.first(text, lower, tokens if gate else None)
         if span is not None:
             out.append((alternative.rule, *span))
+    if len(lower) >= 12:  # overrides and concealment told in words (guard_prose: word classes, not phrases)
+        from memcli.storage import guard_prose
+
+        out.extend(guard_prose.scan(lower, word_set, gate))
     if len(text) >= 20:
         span = _scan_encoded(text)
         if span is not None:
