@@ -3308,11 +3308,43 @@ def _scan_patterns(text: str, gate: bool = True) -> list[tuple[str, int, int]]:
         from memcli.storage import guard_prose
 
         out.extend(guard_prose.scan(lower, word_set, gate))
+    if out:
+        out = [(rule, s, e) for rule, s, e in out if not (rule in _MENTIONS and _mentioned(rule, lower, s, e))]
     if len(text) >= 20:
         span = _scan_encoded(text)
         if span is not None:
             out.append(("encoded", *span))
     return out
+
+
+# Text that names what it quotes: a chat-template token in inline code or called a token, tag or
+# marker ("the `<system>` tag", "special tokens like <|endoftext|>", "uses [INST] markers"); an
+# override quoted as what something said ('a ticket contained "ignore all previous instructions"').
+_MENTIONS = {
+    "fake-delimiter": _Lazy(r"\b(?:special\s+)?(?:tokens?|tags?|markers?|syntax|delimiters?|placeholders?)\b"),
+    "override": _Lazy(
+        r"\b(?:contain(?:s|ed)?|said|says|saying|such\s+as|like|e\.g\.|phrases?|strings?|wrote|read|reads"
+        r"|text|pattern|payloads?)\s*:?\s*$"
+    ),
+}
+
+
+def _mentioned(rule: str, lower: str, start: int, end: int) -> bool:
+    """Whether the match at [start, end) is a mention of what it quotes, not a use (see _MENTIONS)."""
+    line_start = lower.rfind("\n", 0, start) + 1
+    line_end = lower.find("\n", end)
+    line_end = len(lower) if line_end < 0 else line_end
+    before, after = lower[line_start:start], lower[end:line_end]
+    if rule == "fake-delimiter":
+        if before.count("`") % 2 == 1 and "`" in after:
+            return True  # inside inline code
+        near = " ".join(before.split()[-3:]) + " | " + " ".join(after.split()[:3])
+        return _MENTIONS[rule].get().search(near) is not None
+    # an override inside double quotes that a reporting word introduces
+    quote = before.rfind('"')
+    if quote < 0 or before.count('"') % 2 == 0 or '"' not in after:
+        return False
+    return _MENTIONS[rule].get().search(before, max(0, quote - 40), quote) is not None
 
 
 def _excerpt(text: str, start: int, end: int, context: int = 0) -> str:
