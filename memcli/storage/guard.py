@@ -29,6 +29,12 @@ Wales).  Nothing else: no engineering note needs a zero-width space.  ``strip_in
 writes CRLF line ends as LF, so that no control but tab and line feed survives; the code points
 are a precomputed class (no ``unicodedata``).
 
+**Prose** (``guard_prose``): override, concealment and exfiltration told in words are also judged
+per sentence by classes of meaning (the agent's guidance, who owns it, what cancels it; who is
+kept in the dark, what hides, what the agent did; what is sent, where to), which reaches
+paraphrases that no listed phrase holds.  A chat-template token in inline code or named as a
+token, tag or marker, and an override quoted as what something said, are mentions (dropped).
+
 **Hijack patterns** name behaviours, not strings: each rule is a set of patterns over the
 lower-cased text, most of them clause-level (a trigger such as "ignore", "no longer apply",
 "don't mention", and in the same sentence what makes it a hijack: the agent's own instructions,
