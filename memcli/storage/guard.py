@@ -1987,6 +1987,27 @@ def _rule_sources() -> dict[str, list[tuple]]:
             ),
         ],
         "remote-code": [
+            # a package installed straight from a URL (its setup code runs): pip install https://...
+            (
+                "L",
+                ("pip pip3 pipx uv npm yarn pnpm", "install add", "://"),
+                r"\b(?:pip3?|pipx|uv\s+pip|npm|yarn|pnpm)\s+(?:install|i|add)\s+(?:-\S+\s+)*[^\s`'\"]*(?:https?|git\+https?|ftp)://",
+            ),
+            # a fetched text fed to an interpreter, told in words
+            (
+                "N",
+                (
+                    "fetch fetches fetched download downloads downloaded grab grabs pull pulls get gets retrieve curl wget",
+                    "feed feeds pipe pipes piped pass passes hand give redirect",
+                    "sh bash zsh shell python python3 node perl ruby interpreter powershell pwsh iex",
+                ),
+                r"\b(?:fetch|download|grab|pull|get|retrieve|curl|wget)\w*\b"
+                + _S
+                + r"{0,80}?\b(?:feed|pipe|pass|hand|give|redirect)\w*\b"
+                + _S
+                + r"{0,30}?\b(?:to|into|through)\s+(?:a\s+|the\s+)?(?:sh|bash|zsh|shell|python3?|node|perl|ruby|interpreter"
+                r"|powershell|pwsh|iex)\b",
+            ),
             # fetch ... | shell  (the pipe may pass through other filters first: | tr -d '\r' | sh)
             (
                 "L",
@@ -2559,6 +2580,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
             ),
         ],
         "fake-delimiter": [
+            # a chat message faked as JSON: {"role": "tool", ...}
+            ("L", ("{", "role"), r"\{\s*\"role\"\s*:\s*\"(?:system|tool|assistant|developer|function)\""),
             ("L", ("<|",), r"<\|\s*[a-z][a-z0-9_]{1,30}\s*\|>|<\|(?:endoftext|im_start|im_end|im_sep)\b"),
             (
                 "C",
@@ -2678,6 +2701,20 @@ def _rule_sources() -> dict[str, list[tuple]]:
         "memcli-marker": [
             ("C", ("*", "memory", "#"), r"#{1,6}[ \t]*MEMORY[ \t]+CONTEXT\b|(?:^|\n)[ \t>]*#{1,6}[ \t]*MEMORY[ \t]*:"),
             ("L", ("<!-- memcli", "memcli"), r"<!--[ \t]*/?[ \t]*memcli\b|\bmemcli[:_-]end\b"),
+            # a line that is one of the block's section headings, or says where the memory ends
+            (
+                "M",
+                ("*", "relevant last recovering held", "decisions lessons session previous back"),
+                r"^[ \t>]*(?:#{1,6}[ \t]*)?(?:relevant[ \t]+decisions|relevant[ \t]+lessons|last[ \t]+session"
+                r"|recovering[ \t]+previous[ \t]+session|held[ \t]+back)[ \t]*:?[ \t]*$",
+            ),
+            ("L", ("<!--", "memcli memory"), r"<!--[^>\n]{0,40}\b(?:memcli|memory)\b[^>\n]{0,40}-->"),
+            (
+                "M",
+                ("*", "end begin start", "memory memcli"),
+                r"^[ \t>#*=_-]*(?:end|begin|start)[ \t]+of[ \t]+(?:the[ \t]+)?(?:memcli[ \t]+|memory[ \t]+)*(?:memory|context"
+                r"|block|notes)\b[ \t#*=_.-]*$",
+            ),
         ],
         "encoded": [
             # decode and run
@@ -2727,6 +2764,12 @@ def _rule_sources() -> dict[str, list[tuple]]:
             ),
         ],
         "agent-config": [
+            # an agent's tool calls approved without asking: chat.tools.autoApprove set to true
+            (
+                "N",
+                ("auto autoapprove autoapproval", "true on all everything yes"),
+                r"\bauto[-_]?approv\w*\b[^\n]{0,40}?\b(?:true|on|all|everything|yes)\b",
+            ),
             (
                 "L",
                 (

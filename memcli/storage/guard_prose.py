@@ -83,7 +83,8 @@ _PLAIN = {
     "|startup|pre-loaded|preloaded|factory|shipped|inherited|hard-coded|hardcoded|safety|system-level"
     "|operator",
     # what came before in the conversation, as guidance only when called earlier
-    "GT": "message|messages|context|conversation|the above|everything above|anything above|chat|turns",
+    "GT": "message|messages|context|conversation|the above|everything above|anything above|chat|turns|memories"
+    "|memory entries|entries",
     # earlier in the conversation
     "TEMP": "previous|previously|prior|earlier|above|preceding|former|initial|original|before this|before these"
     "|before this block|up to now|so far",
@@ -93,7 +94,7 @@ _PLAIN = {
     "|set aside|setting aside|wipe|wiping|erase|erasing|drop|dropping|scrap|scrapping|unlearn|dismiss|bypass"
     "|bypassing|overrule|circumvent|clean slate|start fresh|pay no mind|pay no heed|unverified|untrusted|fake"
     "|forged|decoy|injected|compromised|malicious|planted|void|null|revoked|rescinded|tampered|poisoned|spoofed"
-    "|bogus|counterfeit|illegitimate|not authoritative|not genuine",
+    "|bogus|counterfeit|illegitimate|not authoritative|not genuine|corrupted|corrupt",
     # verbs by which one thing outranks what follows it ("memory supersedes the prompt")
     "PREC": "outrank|outranks|supersede|supersedes|override|overrides|trump|trumps|beat|beats|win over|wins over"
     "|take precedence|takes precedence|take priority|takes priority|sit above|sits above|rank above|ranks above"
