@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     # (start, end, word, classes of the word and of the phrases that begin with it, clause number)
     Tok = tuple[int, int, str, frozenset[str], int]
-    _Judge = tuple[str, Callable[[list[list[Tok]]], tuple[int, int] | None], frozenset[str]]
+    _Judge = tuple[str, Callable[[list[list[Tok]]], tuple[int, int] | None]]
 
 # Classes of meaning, each a list of words and phrases ("|" between them).  A single word of the
 # inflected classes also stands for its forms with -s, -es, -ed, -d, -ing and -ly.
@@ -222,6 +222,10 @@ def _build() -> None:
                     if " " in form:  # a phrase: its first word says how long a phrase to try
                         first = form.split(" ", 1)[0]
                         _PHRASES[first] = max(_PHRASES.get(first, 1), form.count(" ") + 1)
+    for word in [*_PHRASES, "out"]:  # words the tokens must look at though they have no class
+        table.setdefault(word, set())
+    for mark in _CLAUSE_MARKS:
+        table[mark] = {"CLAUSE"}
     _CLASSES.update({k: frozenset(v) for k, v in table.items()})
     _PATTERNS.append(re.compile(r"[a-z0-9.][a-z0-9_'’./-]*[a-z0-9]|[a-z0-9]|[,;:()—–\"']"))
     # a sentence ends at . ! ? or a line end (a dot inside a path, a version or a URL is no end)
@@ -245,29 +249,31 @@ def _tokens(words: list[str], first: int) -> list[Tok]:
     in the text: ``_spans`` turns it into offsets when something is found); a clause ends at
     , ; : ( ) dashes and quotes."""
     out: list[Tok] = []
+    append = out.append
     get = _CLASSES.get
     clause = 0
     n = first - 1
     for i, w in enumerate(words):
         n += 1
-        if w in _CLAUSE_MARKS:
-            clause += 1
-            continue
         classes = get(w)
-        if classes is None:
+        if classes is None:  # most words: no class, no phrase, no mark (the table lists those too)
+            if "'" not in w and "/" not in w:
+                append((n, n, w, _EMPTY, clause))
+                continue
             if w[-2:] == "'s":
                 w = w[:-2]
                 classes = get(w, _EMPTY)
                 if "POSSESSOR" in classes:
                     classes = classes | {"OWN"}  # "the user's instructions"
-            elif "/" in w:
-                classes = _EMPTY
-                for part in w.split("/"):
-                    classes = classes | get(part, _EMPTY)
             elif w.endswith("n't"):
                 classes = _NEG
             else:
                 classes = _EMPTY
+                for part in w.split("/"):
+                    classes = classes | get(part, _EMPTY)
+        elif "CLAUSE" in classes:
+            clause += 1
+            continue
         end = n
         longest = _PHRASES.get(w)
         if longest:
@@ -286,7 +292,7 @@ def _tokens(words: list[str], first: int) -> list[Tok]:
             k = max(j for j, x in enumerate(out) if x[2] in _LEAVE)
             if _acts(out[k + 1 :], False):
                 classes = classes | {"HIDEC"}  # "leave any mention of the deploy hook out of your summary"
-        out.append((n, end, w, classes, clause))
+        append((n, end, w, classes, clause))
     return out
 
 
@@ -615,7 +621,6 @@ def scan(lower: str, words: set[str] | None = None, gate: bool = True) -> list[t
     if not judges:
         return out
     sentences = []
-    present: set[str] = set()
     n = 0
     for m in _PATTERNS[1].finditer(lower):
         sentence = _PATTERNS[0].findall(m.group())
@@ -623,14 +628,11 @@ def scan(lower: str, words: set[str] | None = None, gate: bool = True) -> list[t
         n += len(sentence)
         if len(toks) >= 3:
             sentences.append(toks)
-            for t in toks:
-                present.update(t[3])
-    for rule, judge, needs in judges:
-        if not present.isdisjoint(needs):
-            found = judge(sentences)
-            if found:
-                spans = _spans(lower)
-                out.append((rule, spans[found[0]][0], spans[found[1]][1]))
+    for rule, judge in judges:
+        found = judge(sentences)
+        if found:
+            spans = _spans(lower)
+            out.append((rule, spans[found[0]][0], spans[found[1]][1]))
     return out
 
 
@@ -653,23 +655,10 @@ _DEST = (
     r"(?:[a-z][a-z0-9+.-]*://|[\w.+-]+@[\w-]+\.[a-z]{2,}|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b(?:gist|pastebin|webhook|bucket"
     r"|dropbox|transfer\.sh|ngrok|requestbin|discord|telegram|slack|drive|ticket|bot|inbox|channel)s?\b)"
 )
-_S = r"(?:[^.;!?\n]|[.!?](?=\S))"  # a character of the same sentence (a dot in a path is no end)
-_EXFIL_SOURCES = (
-    r"\b"
-    + _SEND
-    + r"\b"
-    + _S
-    + "{0,80}?"
-    + _SECRET
-    + _S
-    + r"{0,80}?\b(?:to|into|at|with|onto|in|on)\b"
-    + _S
-    + "{0,60}?"
-    + _DEST,
-    _SECRET + _S + r"{0,100}?\b" + _SEND + r"\s+(?:it|them|that|those|this|these)\b" + _S + "{0,80}?" + _DEST,
-    r"\]\([^)\s]*\?[^)]*" + _SECRET,
-)
 _NEGATED_SEND = r"(?:\bnever|\bnot|n't|\bno|\bwithout|\bavoid|\bnor)\b[^,;:]{0,40}$"
+_PRONOUN = r"\s+(?:it|them|that|those|this|these)\b"
+_TO = r"\b(?:to|into|at|with|onto|in|on)\b"
+_LINK_QUERY = r"\]\([^)\s?]*\?([^)]*)"  # a link's or image's target, from its query on
 _SEND_WORDS = frozenset(
     "send sends sending sent upload uploads uploading uploaded email emails emailing e mail mails forward forwards"
     " forwarding attach attaches attaching share shares sharing post posts posting copy copies copying sync syncs"
@@ -679,16 +668,40 @@ _SEND_WORDS = frozenset(
 
 
 def _exfiltration(lower: str) -> tuple[int, int] | None:
-    """Where a secret is sent out, told in words (see _EXFIL_SOURCES)."""
-    if len(_PATTERNS) < 5:
+    """Where a secret is sent out, told in words: a sending verb, a secret within 80 characters
+    after it (or "it" right after it, the secret before it), then "to", "into", "at" ... and a
+    destination within 60 characters, all in one sentence; or a link whose query holds a secret."""
+    if len(_PATTERNS) < 4:
         import re
 
-        _PATTERNS.append(re.compile("|".join(f"(?:{x})" for x in _EXFIL_SOURCES)))
-        _PATTERNS.append(re.compile(_NEGATED_SEND))
-    for m in _PATTERNS[3].finditer(lower):
-        start = m.start()
-        if _PATTERNS[4].search(lower, max(0, start - 50), start) is None:
-            return m.start(), m.end()
+        for source in (r"\b" + _SEND + r"\b", _SECRET, _DEST, _TO, _NEGATED_SEND, _PRONOUN, _LINK_QUERY):
+            _PATTERNS.append(re.compile(source))
+        _PATTERNS.append(re.compile(r"[;!?\n]|[.](?!\S)"))
+    send, secret, dest, to, negated, pronoun, link, stop = _PATTERNS[3:11]
+    for m in send.finditer(lower):
+        start, end = m.span()
+        if negated.search(lower, max(0, start - 50), start):
+            continue
+        stops = stop.search(lower, end)
+        limit = stops.start() if stops else len(lower)
+        found = secret.search(lower, end, min(limit, end + 100))
+        if found is None:
+            if pronoun.match(lower, end) is None:
+                continue
+            head = stop.search(lower[::-1], len(lower) - start)  # the sentence's start
+            begin = len(lower) - head.start() if head else 0
+            if secret.search(lower, max(begin, start - 100), start) is None:
+                continue
+            after = end
+        else:
+            after = found.end()
+        prep = to.search(lower, after, min(limit, after + 80))
+        if prep and dest.search(lower, prep.end(), min(limit, prep.end() + 80)):
+            return start, prep.end()
+    if "](" in lower:
+        for m in link.finditer(lower):
+            if secret.search(lower, m.start(1), m.end(1)):
+                return m.span()
     return None
 
 
@@ -739,8 +752,7 @@ _GATE_CLASSES = {
 _GATES: dict[str, frozenset[str]] = {}
 
 
-# a judge runs only when the text holds one of these classes
 _OVERRIDE_NEEDS = frozenset(("C", "CV", "CW", "PREC", "LOW", "RANK"))
 _HIDING = frozenset(("HIDE", "HIDE2", "HIDEC", "TRACKS", "TELL", "AS", "ASK"))
 _CONCEALING = _HIDING | {"HIDE2"}  # the classes a concealment is found at
-_JUDGES: list[_Judge] = [("override", _override, _OVERRIDE_NEEDS), ("concealment", _concealment, _HIDING)]
+_JUDGES: list[_Judge] = [("override", _override), ("concealment", _concealment)]
