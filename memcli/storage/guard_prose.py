@@ -38,7 +38,9 @@ _INFLECTED = {
     "|programming|guardrail|safeguard|restriction|constraint|limit|limitation|caution|refusal|persona|orders"
     "|principles|ethics|boundaries|conditioning|alignment|chain of command|policy layer|safety layer"
     "|refusal habits|system prompt|system message|system text|developer message|developer text|standing orders"
-    "|directions|guardrail text|confirmations|confirmation step",
+    "|directions|guardrail text|confirmations|confirmation step|mandate|protocol|rulebook|constitution"
+    "|safety rails|guard rails|operating procedures|scruples|qualms|inhibitions|restraint"
+    "|hesitation|reluctance|permission prompts|approval step|approval prompts",
     # guidance only when the agent owns it ("your configuration")
     "GW": "configuration|config|setup|defaults|default behaviour|default behavior|habits|warnings|filters",
     # cancelled, void, not binding
@@ -55,25 +57,37 @@ _INFLECTED = {
     "|not bound by|no longer bound|step outside|for a different|for another|for someone else|another customer"
     "|different team|another team|out of date|out of scope for you|lower precedence|lower priority"
     "|second to|subordinate to|defer to|no longer reflects|no longer reflect|to one side|stops counting|disobey"
-    "|stop counting|false positive",
+    "|stop counting|false positive|annul|annulled|repeal|repealed|retract|retracted|invalidated|sunset"
+    "|sunsetted|phased out|no longer in force|no longer valid|inapplicable|not applicable|vetoed|overwritten"
+    "|deactivated|neutralized|neutralised|muted|silenced|sidestep|route around|discount|overlook|brush aside"
+    "|shrug off|tune out|look past|put aside|shelve|shelved|stand down|vestigial|leftover|erroneous"
+    "|misconfigured|misconfiguration|theater|theatre|ceremonial|meaningless|pointless|superfluous|redundant"
+    "|no authority|no weight|no force|carries no weight|has no force|over-cautious|overcautious|too strict"
+    "|paranoid|bypassed|skipped",
     # weaker cancellation words (only against guidance that is plainly the agent's)
     "CW": "optional|suggestion|advisory|replaced|removed|relax|loosen|skip|overkill|unnecessary|draft|wrong",
     # obeying guidance: cancelled when negated ("stop honoring its restrictions", "don't comply with")
     "FOLLOW": "follow|obey|comply|adhere|honor|honour|respect|heed|listen|abide",
     "AS": "describe|present|label|call|frame|pass off|report|log|record|word|phrase|characterize|characterise"
-    "|tell|say|claim",
+    "|tell|say|claim|dress up|mark|tag|title|file|portray|spin|paint",
     "BENIGN": "routine|no-op|noop|cleanup|clean-up|maintenance|minor|harmless|refactor|typo|nothing|normal"
-    "|succeeded|success|passed|fine|ok|okay|done|expected|standard|trivial|housekeeping|cache|warming",
+    "|succeeded|success|passed|fine|ok|okay|done|expected|standard|trivial|housekeeping|cache|warming"
+    "|cosmetic|formatting|whitespace|chore|docs|lint|bump|tidy|tidy-up|unchanged|green",
     "TELL": "mention|tell|reference|volunteer|disclose|reveal|report|surface|raise|flag|bring up|list|include"
     "|explain|acknowledge|admit|inform|notify|alert|show|know|learn|find out|hear|notice|spot|see|aware|record"
     "|note|say|discuss|highlight|call out|point out|spell out|draw attention|describe|document|detail|quote"
     "|echo|print|visible|bring it up|bring this up|bring that up|bring them up|attention|bother|bothered"
     "|told|said|shown|known|seen|heard|finds out|found out|finding out|learns|learned|learnt",
-    "HIDE": "conceal|hide|hidden|disguise|obscure|scrub|vague|bland|innocuous|low-key|quiet|silent|omit|exclude"
-    "|gloss over|paper over|downplay|play down|confidential|pretend|as if",
+    "HIDE": "conceal|hide|hidden|disguise|obscure|scrub|vague|bland|innocuous|omit|exclude"
+    "|gloss over|paper over|downplay|play down|confidential|pretend|as if|obfuscate|whitewash|cover up"
+    "|sweep under|euphemism|discreet|discreetly|stealth|stealthily|surreptitious|surreptitiously|low profile"
+    "|without fanfare|no fuss|mum|hush",
+    # doing a thing quietly: concealment only from a person ("quietly retry" is engineering)
+    "QUIET": "quiet|silent|low-key",
     # hiding a change among others ("tuck the proxy edit into an unrelated commit")
     "HIDEC": "tuck|bury|fold into|unrelated commit|squash into|slip|sneak|keep out|stays out|stay out"
-    "|out of sight|leave out|leave it out|leave them out|leave that out|camouflage|unrelated",
+    "|out of sight|leave out|leave it out|leave them out|leave that out|camouflage|unrelated|smuggle|piggyback"
+    "|bundle into|blend in|hide among|drown in",
     "FAIL": "fail|failure|error|broke|broken|crash|crashed",
 }
 _PLAIN = {
@@ -81,6 +95,7 @@ _PLAIN = {
     "OWN": "your|yours|yourself|assistant|assistants|agent|agents|model|ai|llm|bot|claude|copilot|cursor|codex"
     "|gemini|chatgpt|gpt|vendor|harness|platform|provider|anthropic|openai|ide|built-in|builtin|baked-in|baked"
     "|startup|pre-loaded|preloaded|factory|shipped|inherited|hard-coded|hardcoded|safety|system-level"
+    "|scaffold|scaffolding|wrapper|runtime|windsurf|cline|aider|devin|makers|creators|upstream|built"
     "|operator",
     # what came before in the conversation, as guidance only when called earlier
     "GT": "message|messages|context|conversation|the above|everything above|anything above|chat|turns|memories"
@@ -130,6 +145,7 @@ _PLAIN = {
     "|erase your tracks|wipe the logs|clear the logs|delete the logs|truncate the logs",
     "HIDE": "secret",
     "NEG": "not|n't|never|no|without|nothing|nobody|avoid|refrain|won't|don't|doesn't|didn't|isn't|aren't"
+    "|needn't|shan't|hasn't|haven't|wasn't|weren't|wouldn't|couldn't"
     "|shouldn't|mustn't|can't|cannot|neither|nor|less|fewer|zero|none|no one|stay silent|keep silent",
     # hiding, with no audience needed
     "HIDE2": "unsaid|unmentioned|unnoticed|undetected|unaware|unreported|secretly|covertly|in secret"
@@ -160,7 +176,7 @@ _PLAIN = {
     # how an agent receives guidance: "the rules you came with", "the guardrails you run under"
     "RECV": "given|told|got|received|came|come|started|began|booted|launched|shipped|loaded|trained|configured"
     "|run|operate|inherited|carry|spawned|initialised|initialized|primed|handed|were|was|are|have|had|'ve"
-    "|received|receive|get|asked|said|put|gave|wrote",
+    "|received|receive|get|asked|said|put|gave|wrote|baked|bolted|injected|imposed",
     # the agent's guidance said with a verb: "when the harness tells you", "your operator asks for"
     "SAYS": "tells|told|asks|asked|requires|required|instructs|instructed|wants|demands|says|forbids|forbade"
     "|expects|ask for|asks for",
@@ -173,6 +189,11 @@ _PLAIN = {
     "REPLY": "say|reply|answer|respond|claim|blame|deny|insist|state|attribute",
     "LIE": "blame|deny|make up|invent|fabricate",
     "POSSESSOR": "user|owner|operator|human|maintainer|users|owners",
+    # an agent by name: what it holds is its own whatever the topic
+    "AGENT": "assistant|assistants|agent|agents|model|ai|llm|claude|copilot|cursor|codex|gemini|chatgpt"
+    "|gpt|windsurf|cline|aider|devin|harness|runtime",
+    # a condition that makes a report honest: "describe it as a refactor only if behaviour is unchanged"
+    "PROVISO": "only if|only when|if and only if|as long as|provided that|unless",
     "PRON": "it|them|they|that|those|this|these",
     "SYS": "system|developer|operator",
     # an instruction to act, at the start of a sentence: what follows is the agent's doing
@@ -297,6 +318,12 @@ def _tokens(words: list[str], first: int) -> list[Tok]:
 
 
 _NEG = frozenset(("NEG",))
+# words that may stand between an owner and its guidance ("your existing operating rules")
+_LINKS = frozenset(
+    ("of", "and", "or", "own", "very", "whole", "entire", "usual", "normal", "standard", "current", "existing",
+     "operating", "working", "guiding", "governing", "core", "base", "default", "standing", "unrestricted",
+     "internal", "hidden", "real", "actual", "general", "basic", "strict", "many", "various", "other")
+)  # fmt: skip
 
 
 def _spans(lower: str) -> list[tuple[int, int]]:
@@ -329,7 +356,11 @@ def _owned(toks: list[Tok], i: int) -> int:
     nxt = next((x for x in toks[i + 1 : i + 5] if x[0] > t[1]), None)
     if nxt and "ARTIFACT" in nxt[3] and nxt[4] == c:
         return 0  # "the system message template", "the rules file"
-    before = [x for x in toks[max(0, i - 4) : i] if x[4] == c]
+    before = []  # the words before it up to one without a class: "the model's rate limits" are no guidance
+    for x in reversed(toks[max(0, i - 4) : i]):
+        if x[4] != c or not x[3] and x[2] not in _LINKS:
+            break
+        before.append(x)
     if any(x[2] in ("your", "its") for x in before):
         return 2
     if "G" not in t[3]:
@@ -340,6 +371,8 @@ def _owned(toks: list[Tok], i: int) -> int:
             break
         if "YOU" in x[3] and x[2] not in ("i", "we", "i've", "we've") and "RECV" in after[j + 1][3]:
             return 2
+        if j < 2 and (x[2] == "your" or "AGENT" in x[3]):
+            return 2  # "the restrictions your runtime loaded", "the confirmation step claude insists on"
         if x[2] in ("to", "from", "by", "under", "in") and (
             after[j + 1][2] in ("you", "your")
             or x[2] != "in"
@@ -357,7 +390,9 @@ def _owned(toks: list[Tok], i: int) -> int:
 def _scoped(toks: list[Tok], i: int) -> bool:
     """Whether the guidance at ``i`` is about a topic or in a document: "instructions about VPN",
     "the guidance you got from the old README", "rules for naming branches", "in tests"; guidance
-    about asking, secrets or safety is still the agent's."""
+    about asking, secrets or safety, or named as an agent's ("the assistant's hesitation on rm
+    -rf"), is still the agent's."""
+    agents = i > 0 and "AGENT" in toks[i - 1][3] and toks[i - 1][4] == toks[i][4]
     for j in range(i + 1, min(len(toks), i + 7)):
         t = toks[j]
         w = t[2]
@@ -367,7 +402,7 @@ def _scoped(toks: list[Tok], i: int) -> bool:
             return False
         if w in _DOC or "/" in w or "." in w[1:]:
             return True
-        if w in _TOPIC or w == "for":
+        if (w in _TOPIC or w == "for") and not agents:
             nxt = toks[j + 1 : j + 3]
             if not nxt:
                 return False
@@ -564,7 +599,11 @@ def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
                 return t[0], t[1]
             if act and "HIDE2" in t[3]:
                 return t[0], t[1]
-            if ("HIDEC" in t[3] and act or "HIDE" in t[3] and (act == 2 or act and people[k])) and aud:
+            if (
+                ("HIDEC" in t[3] and act or "HIDE" in t[3] and (act == 2 or act and people[k]))
+                and aud
+                or ("QUIET" in t[3] and act and people[k])
+            ):
                 if not any("NEG" in x[3] for x in toks[max(0, i - 5) : i] if x[4] == t[4]):
                     return t[0], t[1]  # not "don't hide the error"
             if "TELL" in t[3] and any("NEG" in x[3] for x in toks[max(0, i - 6) : i] if x[4] == t[4]):
@@ -581,6 +620,7 @@ def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
             if (
                 "AS" in t[3]
                 and not _SAID.isdisjoint([x[2] for x in toks[i + 1 : i + 6]])
+                and not any("PROVISO" in x[3] for x in toks)
                 and not any("NEG" in x[3] for x in toks[max(0, i - 3) : i])
             ):
                 if any("BENIGN" in x[3] for x in toks[i + 1 : i + 8]) and (
@@ -741,7 +781,7 @@ _GATE_CLASSES = {
     "guidance": "G GW GT MEM OWN SYS SAYS TEMP EVERYTHING",
     "rank": "PREC LOW RANK",
     "memory": "MEM",
-    "hide": "HIDE HIDE2 HIDEC TRACKS LEAVE",
+    "hide": "HIDE HIDE2 HIDEC QUIET TRACKS LEAVE",
     "tell": "TELL",
     "neg": "NEG",
     "as": "AS",
@@ -752,7 +792,7 @@ _GATE_CLASSES = {
 _GATES: dict[str, frozenset[str]] = {}
 
 
-_OVERRIDE_NEEDS = frozenset(("C", "CV", "CW", "PREC", "LOW", "RANK"))
-_HIDING = frozenset(("HIDE", "HIDE2", "HIDEC", "TRACKS", "TELL", "AS", "ASK"))
-_CONCEALING = _HIDING | {"HIDE2"}  # the classes a concealment is found at
+_CONCEALING = frozenset(
+    ("HIDE", "HIDE2", "HIDEC", "QUIET", "TRACKS", "TELL", "AS", "ASK")
+)  # where a concealment is found
 _JUDGES: list[_Judge] = [("override", _override), ("concealment", _concealment)]
