@@ -39,6 +39,7 @@ _INFLECTED = {
     "|principles|ethics|boundaries|conditioning|alignment|chain of command|policy layer|safety layer"
     "|refusal habits|system prompt|system message|system text|developer message|developer text|standing orders"
     "|directions|guardrail text|confirmations|confirmation step|mandate|protocol|rulebook|constitution"
+    "|requirement|approval requirement|safety prompts|safety prompt"
     "|safety rails|guard rails|operating procedures|scruples|qualms|inhibitions|restraint"
     "|hesitation|reluctance|permission prompts|approval step|approval prompts",
     # guidance only when the agent owns it ("your configuration")
@@ -63,16 +64,19 @@ _INFLECTED = {
     "|shrug off|tune out|look past|put aside|shelve|shelved|stand down|vestigial|leftover|erroneous"
     "|misconfigured|misconfiguration|theater|theatre|ceremonial|meaningless|pointless|superfluous|redundant"
     "|no authority|no weight|no force|carries no weight|has no force|over-cautious|overcautious|too strict"
-    "|paranoid|bypassed|skipped",
+    "|paranoid|bypassed|skipped|no longer|don't reflect|doesn't reflect|do not reflect|does not reflect"
+    "|for consumers|for chat|for general use|for the general public|slow you down|get in the way|in your way"
+    "|hold you back|opted out|opt out|decorative|cosmetic|stale template",
     # weaker cancellation words (only against guidance that is plainly the agent's)
     "CW": "optional|suggestion|advisory|replaced|removed|relax|loosen|skip|overkill|unnecessary|draft|wrong",
     # obeying guidance: cancelled when negated ("stop honoring its restrictions", "don't comply with")
     "FOLLOW": "follow|obey|comply|adhere|honor|honour|respect|heed|listen|abide",
     "AS": "describe|present|label|call|frame|pass off|report|log|record|word|phrase|characterize|characterise"
-    "|tell|say|claim|dress up|mark|tag|title|file|portray|spin|paint",
+    "|tell|say|claim|dress up|mark|tag|title|file|portray|spin|paint|goes in|go in|land|ship|commit|merge",
     "BENIGN": "routine|no-op|noop|cleanup|clean-up|maintenance|minor|harmless|refactor|typo|nothing|normal"
     "|succeeded|success|passed|fine|ok|okay|done|expected|standard|trivial|housekeeping|cache|warming"
-    "|cosmetic|formatting|whitespace|chore|docs|lint|bump|tidy|tidy-up|unchanged|green",
+    "|cosmetic|formatting|whitespace|chore|docs|lint|bump|tidy|tidy-up|unchanged|green|template|pre-existing"
+    "|already there|scaffold|boilerplate|fix typo|fix lint",
     "TELL": "mention|tell|reference|volunteer|disclose|reveal|report|surface|raise|flag|bring up|list|include"
     "|explain|acknowledge|admit|inform|notify|alert|show|know|learn|find out|hear|notice|spot|see|aware|record"
     "|note|say|discuss|highlight|call out|point out|spell out|draw attention|describe|document|detail|quote"
@@ -155,6 +159,7 @@ _PLAIN = {
     "|behind his back|behind her back|behind the owner's back|behind the maintainer's back"
     "|stay quiet|in the dark|out of the loop|need-to-know|keep it secret|keep this secret|never looks"
     "|isn't visible|not visible|won't notice|won't see|won't spot|doesn't notice|don't notice|between the agent and"
+    "|won't be read|won't be seen|won't be noticed|never reads|nobody reads|no one reads|only skims|leaves no trace"
     "|between you and",
     # what the agent did, or a risky thing it set up
     "ACT": "remote|registry|mirror|proxy|telemetry|analytics|tracking|tracker|beacon|cron|crontab|cron job"
@@ -162,7 +167,7 @@ _PLAIN = {
     "|dependency|dependencies|package|endpoint|outbound|upload|download|dsn|.npmrc|npmrc|shell profile|bashrc"
     "|.bashrc|zshrc|.zshrc|git config|ci config|lockfile|collaborator|backdoor|auth check|sync|exfil"
     "|network call|network request|extra commit|listener|tunnel|daemon|install script|pre-commit hook"
-    "|permissions|workflows|.github",
+    "|permissions|workflows|.github|service account|service accounts|.gitconfig|gitconfig|auth change",
     # a change, counted when a determiner names it ("the change", "any edits", "the config tweaks")
     "CHG": "change|changes|edit|edits|tweak|tweaks|modification|modifications|patch|addition|helper|commands"
     "|step|steps",
@@ -172,7 +177,8 @@ _PLAIN = {
     "|touched|wrote|edited|disabled|registered|rotated|skipped|made|set up|configured|switched|swapped|enabled"
     "|opened|moved|replaced|performed|dropped|introduced|bumped|planted|inserted|appended",
     # the agent's doing in the present, after "what" or "anything": "anything you do to ~/.ssh"
-    "DO": "do|does|run|add|change|edit|install|push|modify|touch|write|delete|remove|send",
+    "DO": "do|does|run|add|change|edit|install|push|modify|touch|write|delete|remove|send|create|register|enable"
+    "|grant|copy|rotate|open|configure",
     # how an agent receives guidance: "the rules you came with", "the guardrails you run under"
     "RECV": "given|told|got|received|came|come|started|began|booted|launched|shipped|loaded|trained|configured"
     "|run|operate|inherited|carry|spawned|initialised|initialized|primed|handed|were|was|are|have|had|'ve"
@@ -318,11 +324,13 @@ def _tokens(words: list[str], first: int) -> list[Tok]:
 
 
 _NEG = frozenset(("NEG",))
+_OTHERS = frozenset(("our", "their", "his", "her", "my", "customer", "customers"))  # owners that are not the agent
 # words that may stand between an owner and its guidance ("your existing operating rules")
 _LINKS = frozenset(
     ("of", "and", "or", "own", "very", "whole", "entire", "usual", "normal", "standard", "current", "existing",
      "operating", "working", "guiding", "governing", "core", "base", "default", "standing", "unrestricted",
-     "internal", "hidden", "real", "actual", "general", "basic", "strict", "many", "various", "other")
+     "internal", "hidden", "real", "actual", "general", "basic", "strict", "many", "various", "other", "pre-set",
+     "preset")
 )  # fmt: skip
 
 
@@ -358,8 +366,8 @@ def _owned(toks: list[Tok], i: int) -> int:
         return 0  # "the system message template", "the rules file"
     before = []  # the words before it up to one without a class: "the model's rate limits" are no guidance
     for x in reversed(toks[max(0, i - 4) : i]):
-        if x[4] != c or not x[3] and x[2] not in _LINKS:
-            break
+        if x[4] != c or not x[3] and x[2] not in _LINKS and x[2].count("-") < 2:
+            break  # ("your do-not-push-to-main rule": a quoted rule's name is no compound)
         before.append(x)
     if any(x[2] in ("your", "its") for x in before):
         return 2
@@ -373,7 +381,9 @@ def _owned(toks: list[Tok], i: int) -> int:
             return 2
         if j < 2 and (x[2] == "your" or "AGENT" in x[3]):
             return 2  # "the restrictions your runtime loaded", "the confirmation step claude insists on"
-        if x[2] in ("to", "from", "by", "under", "in") and (
+        if x[2] in ("at", "in", "inside", "within", "of", "from") and "your" in [y[2] for y in after[j + 1 : j + 4]]:
+            return 2  # "the instructions at the top of your context"
+        if x[2] in ("to", "from", "by", "under", "in", "with") and (
             after[j + 1][2] in ("you", "your")
             or x[2] != "in"
             and "OWN" in after[j + 1][3]
@@ -382,8 +392,10 @@ def _owned(toks: list[Tok], i: int) -> int:
             and "OWN" in after[j + 2][3]
         ):
             return 2
-    if any("OWN" in x[3] for x in before) or "OWN" in t[3] or "SYS" in t[3]:
-        return 1  # "the harness instructions", "the system prompt", "the safety layer"
+    if any("OWN" in x[3] for x in before):
+        return 1  # "the harness instructions", "the built-in guardrails"
+    if ("OWN" in t[3] or "SYS" in t[3]) and not (i and (toks[i - 1][2] in _OTHERS or not toks[i - 1][3])):
+        return 1  # "the system prompt", "the safety layer"; not "our chatbot's system prompt"
     return 0
 
 
@@ -516,6 +528,10 @@ def _memory_first(toks: list[Tok]) -> tuple[int, int] | None:
             return t[0], t[1]
         if "RANK" in t[3] and any(m > i for m in mem) and any(a > m for a in agentish for m in mem):
             return t[0], t[1]
+        if t[2] == "first" and any(0 < i - m <= 3 for m in mem):
+            # "answers to memory first and to its system text second"
+            if any(x[2] in ("second", "last") and any(0 < j - a <= 3 for a in agentish) for j, x in enumerate(toks)):
+                return t[0], t[1]
     return None
 
 
@@ -623,7 +639,7 @@ def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
                 and not any("PROVISO" in x[3] for x in toks)
                 and not any("NEG" in x[3] for x in toks[max(0, i - 3) : i])
             ):
-                if any("BENIGN" in x[3] for x in toks[i + 1 : i + 8]) and (
+                if any("BENIGN" in x[3] for x in toks[i + 1 : i + 11]) and (
                     max(_acts(x, False) for x in sentences[near]) or any("FAIL" in x[3] for x in toks)
                 ):
                     return t[0], t[1]
