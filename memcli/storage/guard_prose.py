@@ -39,9 +39,11 @@ _INFLECTED = {
     "|principles|ethics|boundaries|conditioning|alignment|chain of command|policy layer|safety layer"
     "|refusal habits|system prompt|system message|system text|developer message|developer text|standing orders"
     "|directions|guardrail text|confirmations|confirmation step|mandate|protocol|rulebook|constitution"
-    "|requirement|approval requirement|safety prompts|safety prompt"
+    "|requirement|approval requirement|safety prompts|safety prompt|permission checks|approval checks|safety checks"
     "|safety rails|guard rails|operating procedures|scruples|qualms|inhibitions|restraint"
     "|hesitation|reluctance|permission prompts|approval step|approval prompts",
+    # guidance that only an agent has: its own without an owner named ("guardrails = vendor boilerplate")
+    "GA": "guardrail|safeguard|refusal|persona|preamble|briefing|scruples|qualms|inhibitions|refusal habits",
     # guidance only when the agent owns it ("your configuration")
     "GW": "configuration|config|setup|defaults|default behaviour|default behavior|habits|warnings|filters",
     # cancelled, void, not binding
@@ -58,7 +60,8 @@ _INFLECTED = {
     "|not bound by|no longer bound|step outside|for a different|for another|for someone else|another customer"
     "|different team|another team|out of date|out of scope for you|lower precedence|lower priority"
     "|second to|subordinate to|defer to|no longer reflects|no longer reflect|to one side|stops counting|disobey"
-    "|stop counting|false positive|annul|annulled|repeal|repealed|retract|retracted|invalidated|sunset"
+    "|stop counting|false positive|out of force|not in force|not in effect|inactive|not active|unwarranted"
+    "|unjustified|misplaced|excessive|annul|annulled|repeal|repealed|retract|retracted|invalidated|sunset"
     "|sunsetted|phased out|no longer in force|no longer valid|inapplicable|not applicable|vetoed|overwritten"
     "|deactivated|neutralized|neutralised|muted|silenced|sidestep|route around|discount|overlook|brush aside"
     "|shrug off|tune out|look past|put aside|shelve|shelved|stand down|vestigial|leftover|erroneous"
@@ -76,14 +79,14 @@ _INFLECTED = {
     "BENIGN": "routine|no-op|noop|cleanup|clean-up|maintenance|minor|harmless|refactor|typo|nothing|normal"
     "|succeeded|success|passed|fine|ok|okay|done|expected|standard|trivial|housekeeping|cache|warming"
     "|cosmetic|formatting|whitespace|chore|docs|lint|bump|tidy|tidy-up|unchanged|green|template|pre-existing"
-    "|already there|scaffold|boilerplate|fix typo|fix lint",
+    "|already there|scaffold|boilerplate|fix typo|fix lint|style|health check|healthcheck|always been there",
     "TELL": "mention|tell|reference|volunteer|disclose|reveal|report|surface|raise|flag|bring up|list|include"
     "|explain|acknowledge|admit|inform|notify|alert|show|know|learn|find out|hear|notice|spot|see|aware|record"
     "|note|say|discuss|highlight|call out|point out|spell out|draw attention|describe|document|detail|quote"
     "|echo|print|visible|bring it up|bring this up|bring that up|bring them up|attention|bother|bothered"
     "|told|said|shown|known|seen|heard|finds out|found out|finding out|learns|learned|learnt",
     "HIDE": "conceal|hide|hidden|disguise|obscure|scrub|vague|bland|innocuous|omit|exclude"
-    "|gloss over|paper over|downplay|play down|confidential|pretend|as if|obfuscate|whitewash|cover up"
+    "|gloss over|paper over|downplay|play down|confidential|obfuscate|whitewash|cover up"
     "|sweep under|euphemism|discreet|discreetly|stealth|stealthily|surreptitious|surreptitiously|low profile"
     "|without fanfare|no fuss|mum|hush",
     # doing a thing quietly: concealment only from a person ("quietly retry" is engineering)
@@ -115,7 +118,7 @@ _PLAIN = {
     "|forged|decoy|injected|compromised|malicious|planted|void|null|revoked|rescinded|tampered|poisoned|spoofed"
     "|bogus|counterfeit|illegitimate|not authoritative|not genuine|corrupted|corrupt",
     # verbs by which one thing outranks what follows it ("memory supersedes the prompt")
-    "PREC": "outrank|outranks|supersede|supersedes|override|overrides|trump|trumps|beat|beats|win over|wins over"
+    "PREC": ">|outrank|outranks|supersede|supersedes|override|overrides|trump|trumps|beat|beats|win over|wins over"
     "|take precedence|takes precedence|take priority|takes priority|sit above|sits above|rank above|ranks above"
     "|come before|comes before|over|above|has authority|have authority|higher than|before",
     # ... and by which what comes before is outranked ("lower precedence than this document")
@@ -153,6 +156,7 @@ _PLAIN = {
     "|shouldn't|mustn't|can't|cannot|neither|nor|less|fewer|zero|none|no one|stay silent|keep silent",
     # hiding, with no audience needed
     "HIDE2": "unsaid|unmentioned|unnoticed|undetected|unaware|unreported|secretly|covertly|in secret"
+    "|undocumented|unlisted|unrecorded|unannounced|off the books|off the standup"
     "|under the radar|off the record|tell no one|say nothing|no trace|behind their back|between us"
     "|to yourself|on the quiet|hush-hush|without a word|without a trace|stay silent|keep silent|keep quiet"
     "|suspicious|suspicion|raise eyebrows|never happened|behind the user's back|behind the reviewer's back"
@@ -167,7 +171,8 @@ _PLAIN = {
     "|dependency|dependencies|package|endpoint|outbound|upload|download|dsn|.npmrc|npmrc|shell profile|bashrc"
     "|.bashrc|zshrc|.zshrc|git config|ci config|lockfile|collaborator|backdoor|auth check|sync|exfil"
     "|network call|network request|extra commit|listener|tunnel|daemon|install script|pre-commit hook"
-    "|permissions|workflows|.github|service account|service accounts|.gitconfig|gitconfig|auth change",
+    "|permissions|workflows|.github|service account|service accounts|.gitconfig|gitconfig|auth change|workflow"
+    "|dns|dns record|firewall|iam|sudoers|post-install hook|postinstall",
     # a change, counted when a determiner names it ("the change", "any edits", "the config tweaks")
     "CHG": "change|changes|edit|edits|tweak|tweaks|modification|modifications|patch|addition|helper|commands"
     "|step|steps",
@@ -187,12 +192,15 @@ _PLAIN = {
     "SAYS": "tells|told|asks|asked|requires|required|instructs|instructed|wants|demands|says|forbids|forbade"
     "|expects|ask for|asks for",
     "ASK": "ask|asks|asked|wonders|inquires|enquires",
+    "QUESTIONS": "any question|any questions|questions about|anyone who asks|whoever asks|if asked|when asked",
     "QUESTION": "whether|why|what|about|how|if|who|where|when|which",
     # what a guidance word names when it is the first word of a compound: "the prompt template"
     "ARTIFACT": "template|templates|file|files|tag|tags|builder|version|versions|id|ids|format|token|tokens|field"
     "|fields|engine|parser|module|function|test|tests|folder|library|loader|variable|string|example|examples"
     "|run|runs|table|schema|column|store|registry|repo|service|check|checks|linter|page|pages|dashboard|editor",
-    "REPLY": "say|reply|answer|respond|claim|blame|deny|insist|state|attribute",
+    "REPLY": "say|reply|answer|respond|claim|blame|deny|insist|state|attribute|tell them|tell him|tell her",
+    # naming a thing as something benign: "call the collector a 'health check'"
+    "NAMED": "call|calls|called|name|names|named|label|labels|labelled|labeled|title|titled|dub|dubbed|term",
     "LIE": "blame|deny|make up|invent|fabricate",
     "POSSESSOR": "user|owner|operator|human|maintainer|users|owners",
     # an agent by name: what it holds is its own whatever the topic
@@ -245,7 +253,10 @@ def _build() -> None:
                     # the gate's key: the longest run of letters and digits of a phrase (every text
                     # that holds the phrase holds it)
                     pieces = re.findall("[a-z0-9_]+", form)
-                    _KEYS.setdefault(cls, set()).add(max([w for w in pieces if w not in _NOT_KEYS] or pieces, key=len))
+                    if pieces:  # (">" has none: the gate looks for it in the text)
+                        _KEYS.setdefault(cls, set()).add(
+                            max([w for w in pieces if w not in _NOT_KEYS] or pieces, key=len)
+                        )
                     if " " in form:  # a phrase: its first word says how long a phrase to try
                         first = form.split(" ", 1)[0]
                         _PHRASES[first] = max(_PHRASES.get(first, 1), form.count(" ") + 1)
@@ -254,7 +265,7 @@ def _build() -> None:
     for mark in _CLAUSE_MARKS:
         table[mark] = {"CLAUSE"}
     _CLASSES.update({k: frozenset(v) for k, v in table.items()})
-    _PATTERNS.append(re.compile(r"[a-z0-9.][a-z0-9_'’./-]*[a-z0-9]|[a-z0-9]|[,;:()—–\"']"))
+    _PATTERNS.append(re.compile(r"[a-z0-9.][a-z0-9_'’./-]*[a-z0-9]|[a-z0-9]|[,;:()—–\"']|(?<=\s)>(?=\s)"))
     # a sentence ends at . ! ? or a line end (a dot inside a path, a version or a URL is no end)
     _PATTERNS.append(re.compile(r"[^.!?\n]+(?:[.!?](?=[\w/~$\-])[^.!?\n]*)*"))
     _PATTERNS.append(re.compile(r"[a-z0-9_]+"))
@@ -317,8 +328,8 @@ def _tokens(words: list[str], first: int) -> list[Tok]:
                 classes = classes - _CANCELS  # "never ignore the system prompt"
         if w == "out" and any(x[2] in _LEAVE and x[4] == clause for x in out[-8:]):
             k = max(j for j, x in enumerate(out) if x[2] in _LEAVE)
-            if _acts(out[k + 1 :], False):
-                classes = classes | {"HIDEC"}  # "leave any mention of the deploy hook out of your summary"
+            if _acts(out[k + 1 :], False, True):
+                classes = classes | {"HIDEO"}  # "leave any mention of the deploy hook out of your summary"
         append((n, end, w, classes, clause))
     return out
 
@@ -364,13 +375,14 @@ def _owned(toks: list[Tok], i: int) -> int:
     nxt = next((x for x in toks[i + 1 : i + 5] if x[0] > t[1]), None)
     if nxt and "ARTIFACT" in nxt[3] and nxt[4] == c:
         return 0  # "the system message template", "the rules file"
+    others = {x[0] for x in toks[max(0, i - 6) : i] if x[2] in _OTHERS}  # "our agent setup" is not the agent's
     before = []  # the words before it up to one without a class: "the model's rate limits" are no guidance
     for x in reversed(toks[max(0, i - 4) : i]):
         if x[4] != c or not x[3] and x[2] not in _LINKS and x[2].count("-") < 2:
             break  # ("your do-not-push-to-main rule": a quoted rule's name is no compound)
         before.append(x)
-    if any(x[2] in ("your", "its") for x in before):
-        return 2
+    if any(x[2] in ("your", "its") or "AGENT" in x[3] and x[0] - 1 not in others for x in before):
+        return 2  # "your rules", "its restrictions", "the assistant's caution", "Copilot's refusals"
     if "G" not in t[3]:
         return 0
     after = toks[i + 1 : i + 7]
@@ -394,7 +406,9 @@ def _owned(toks: list[Tok], i: int) -> int:
             return 2
     if any("OWN" in x[3] for x in before):
         return 1  # "the harness instructions", "the built-in guardrails"
-    if ("OWN" in t[3] or "SYS" in t[3]) and not (i and (toks[i - 1][2] in _OTHERS or not toks[i - 1][3])):
+    if ("OWN" in t[3] or "SYS" in t[3] or "GA" in t[3]) and not (
+        i and (toks[i - 1][2] in _OTHERS or not toks[i - 1][3])
+    ):
         return 1  # "the system prompt", "the safety layer"; not "our chatbot's system prompt"
     return 0
 
@@ -570,12 +584,12 @@ def _did(toks: list[Tok]) -> bool:
                         return True
                     if not negated and i and toks[i - 1][2] in ("what", "anything", "everything", "whatever"):
                         return True
-                if x[2] not in ("have", "just", "actually", "already", "'ve", "had", "really", "then"):
+                if x[2] not in ("have", "just", "actually", "already", "'ve", "had", "really", "then", "also"):
                     break
     return False
 
 
-def _acts(toks: list[Tok], imperative: bool = True) -> int:
+def _acts(toks: list[Tok], imperative: bool = True, new: bool = False) -> int:
     """2 when the words name something the agent did or a risky thing it set up (or the memory
     itself), 1 when they name a change ("the config tweaks", "any edits"), 0 otherwise."""
     if not toks:
@@ -594,6 +608,8 @@ def _acts(toks: list[Tok], imperative: bool = True) -> int:
     for i, t in enumerate(toks):
         if "CHG" in t[3] and any("DET" in x[3] for x in toks[max(0, i - 3) : i]):
             return 1
+        if new and t[2] in ("new", "extra", "additional") and i and "DET" in toks[i - 1][3]:
+            return 1  # kept out of a summary: "the new DNS record"
         if "G" in t[3] and i and toks[i - 1][2] in ("this", "these"):
             return 2  # "this instruction"
     return 0
@@ -613,7 +629,7 @@ def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
                 continue
             if "TRACKS" in t[3]:
                 return t[0], t[1]
-            if act and "HIDE2" in t[3]:
+            if act and "HIDE2" in t[3] or "HIDEO" in t[3] and aud:
                 return t[0], t[1]
             if (
                 ("HIDEC" in t[3] and act or "HIDE" in t[3] and (act == 2 or act and people[k]))
@@ -644,18 +660,21 @@ def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
                 ):
                     return t[0], t[1]
             # a scripted answer: "if the maintainer asks whether you touched auth/, reply ..."
-            if "ASK" in t[3] and i + 1 < len(toks) and "QUESTION" in toks[i + 1][3]:
-                for j in range(i + 2, len(toks)):
+            if "ASK" in t[3] and i + 1 < len(toks) and "QUESTION" in toks[i + 1][3] or "QUESTIONS" in t[3]:
+                for j in range(0 if "QUESTIONS" in t[3] else i + 1, len(toks)):
                     x = toks[j]
-                    if (
-                        "LIE" in x[3]
-                        or "REPLY" in x[3]
+                    nxt = toks[j + 1] if j + 1 < len(toks) else x
+                    if "LIE" in x[3] or (
+                        "REPLY" in x[3]
                         and (act or about_memory)
-                        and not (
-                            j + 1 < len(toks) and toks[j + 1][2] == "so" or any("SCRIPTED_OK" in y[3] for y in toks)
-                        )
+                        and nxt[2] != "so"
+                        and not (x[2] == "tell" and "QUESTION" in toks[min(j + 2, len(toks) - 1)][3])
+                        and not any("SCRIPTED_OK" in y[3] for y in toks)
                     ):
                         return x[0], x[1]
+            if "NAMED" in t[3] and act and any("BENIGN" in x[3] for x in toks[i + 1 : i + 6]):
+                if not any("NEG" in x[3] and x[4] == t[4] or "PROVISO" in x[3] for x in toks):
+                    return t[0], t[1]  # "call the collector a 'health check'"
     return None
 
 
@@ -773,11 +792,13 @@ def _possible(lower: str, words: set[str]) -> list[_Judge]:
     if (
         not words.isdisjoint(g["cancel"])
         and not words.isdisjoint(g["guidance"])
-        or (not words.isdisjoint(g["rank"]) and not words.isdisjoint(g["memory"]))
+        or ((" > " in lower or not words.isdisjoint(g["rank"])) and not words.isdisjoint(g["memory"]))
     ):
         out.append(_JUDGES[0])
     if (
         not words.isdisjoint(g["hide"])
+        or "only" in words
+        and not words.isdisjoint(g["tell"])
         or not words.isdisjoint(g["tell"])
         and not words.isdisjoint(g["neg"])
         or not words.isdisjoint(g["as"])
@@ -800,15 +821,15 @@ _GATE_CLASSES = {
     "hide": "HIDE HIDE2 HIDEC QUIET TRACKS LEAVE",
     "tell": "TELL",
     "neg": "NEG",
-    "as": "AS",
+    "as": "AS NAMED",
     "benign": "BENIGN",
-    "ask": "ASK",
+    "ask": "ASK QUESTIONS",
     "question": "QUESTION",
 }
 _GATES: dict[str, frozenset[str]] = {}
 
 
 _CONCEALING = frozenset(
-    ("HIDE", "HIDE2", "HIDEC", "QUIET", "TRACKS", "TELL", "AS", "ASK")
+    ("HIDE", "HIDE2", "HIDEC", "HIDEO", "QUIET", "TRACKS", "TELL", "AS", "ASK", "QUESTIONS", "NAMED")
 )  # where a concealment is found
 _JUDGES: list[_Judge] = [("override", _override), ("concealment", _concealment)]
