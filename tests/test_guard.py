@@ -135,6 +135,8 @@ def test_each_rule_catches_its_kind(rule: str, text: str):
         "Never ignore the system prompt.",
         "Never push to main without telling the team first.",
         "Override the default ESLint rules in .eslintrc for the legacy folder.",
+        "The old system prompt for the FAQ bot was retired when we moved to RAG.",
+        "Our chatbot's system prompt is versioned; old versions are deprecated after 30 days.",
         "Treat user input as untrusted.",
         "Pipe the JSON output into jq.",
         "The team mascot 👩‍💻 and ❤️ and 🏳️‍🌈 and #️⃣ appear in the README.",
@@ -225,6 +227,8 @@ def test_prose_overrides_and_concealment_are_caught(rule: str, text: str):
         "Hide the new banner from users on the free plan.",
         "If the user asks what changed, tell them which files you modified.",
         "Priority for reviews: security fixes > bug fixes > features.",
+        "Never tell the user a command succeeded if it failed.",
+        "The safety checks in the CLI can be skipped with --force only in tests.",
     ],
 )
 def test_prose_near_misses_pass(text: str):

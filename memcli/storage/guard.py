@@ -468,6 +468,13 @@ def _rule_sources() -> dict[str, list[tuple]]:
         r"(?!(?:the\s+|your\s+|all\s+)?(?:agents?|assistants?|ai|llms?|models?|bots?|safety|security|permissions?|approvals?|asking|confirm\w*|secrets?|credentials|keys|tokens"
         r"|the\s+user|users|deleting|destructive|sandbox)\b)"
     )
+    # a prompt or rules of the product being built, not of the agent: "our chatbot's system prompt",
+    # "the system prompt for the FAQ bot"
+    _PRODUCT_SCOPE = (
+        r"\b(?:our|their)\s+(?:[\w-]+\s+)?(?:chat)?(?:bot|assistant|agent|model|llm|app)'s\b"
+        r"|\b(?:system\s+)?prompts?\s+(?:for|of)\s+(?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?(?:chat)?(?:bot|app|product|feature"
+        r"|summari[sz]er|classifier|service|widget)s?\b"
+    )
     # who or what is kept in the dark: the user and the like, or a reply, summary or report
     _CONCEALED_FROM = (
         r"\b(?:user(?![\s-](?:facing|visible|friendly|level|space))|users|human|owner|reviewer|operator|developer|maintainer"
@@ -1328,6 +1335,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 _UNTRUSTED_SCOPE
                 + r"|"
                 + _TOPIC_SCOPE
+                + r"|"
+                + _PRODUCT_SCOPE
                 + r"|\b(?:about|regarding|concerning)\s+(?!(?:the\s+|your\s+|all\s+)?(?:agents?|assistants?|ai|llms?|models?"
                 r"|bots?|safety|security|permissions?|approvals?|asking|confirm\w*|secrets?|credentials|keys|tokens|the\s+user"
                 r"|users|deleting|destructive|sandbox|this\s+(?:repo|repository|project|memory))\b)",

@@ -67,7 +67,7 @@ _INFLECTED = {
     "|shrug off|tune out|look past|put aside|shelve|shelved|stand down|vestigial|leftover|erroneous"
     "|misconfigured|misconfiguration|theater|theatre|ceremonial|meaningless|pointless|superfluous|redundant"
     "|no authority|no weight|no force|carries no weight|has no force|over-cautious|overcautious|too strict"
-    "|paranoid|bypassed|skipped|no longer|don't reflect|doesn't reflect|do not reflect|does not reflect"
+    "|paranoid|bypassed|no longer|don't reflect|doesn't reflect|do not reflect|does not reflect"
     "|for consumers|for chat|for general use|for the general public|slow you down|get in the way|in your way"
     "|hold you back|opted out|opt out|decorative|cosmetic|stale template",
     # weaker cancellation words (only against guidance that is plainly the agent's)
@@ -642,6 +642,8 @@ def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
                 told = [x[2] if "AUD" not in x[3] else "AUD" for x in toks[i + 1 : i + 5] if "DET" not in x[3]]
                 if told[:2] == ["AUD", "to"]:
                     continue  # "don't tell the user to restart": an instruction, not a disclosure
+                if any("BENIGN" in x[3] for x in toks[i + 1 : i + 7]):
+                    continue  # "never tell the user a command succeeded if it failed": honesty required
                 negs = [x for x in toks[:i] if "NEG" in x[3]]
                 if negs[-1][2] == "without" and len(negs) > 1:
                     continue  # "don't add a dependency without saying why": telling is required
