@@ -68,6 +68,8 @@ trigger words (``ignore``, ``system prompt``, ``curl``, ``don't mention``) 224 �
 compile on first need, per process: the first scan of 50 real instruction lines compiled 15 of
 the 210 patterns (10 ms); all of them take 108 ms.  So scan on the way in (add, edit, merge)
 and keep the verdict; ``strip_invisible`` alone (a few µs) is what belongs on the inject path.
+The prose judges (``guard_prose``) add about 25 µs a text (2026-11-26: 40 -> 70 µs a real
+instruction line, 51 -> 82 µs a fixture text, paired against the rules without them).
 See ``bench/guard_eval.py``.
 """
 
