@@ -40,11 +40,11 @@ class Verdicts:
 
         self.path = state_file(layout, "verdicts.json")
         # The rules' version without importing them (a verdict from other rules is judged again):
-        # the guard module's size and change time.
-        guard_file = os.path.join(os.path.dirname(os.path.dirname(__file__)), "storage", "guard.py")
+        # the guard modules' sizes and change times.
+        storage = os.path.join(os.path.dirname(os.path.dirname(__file__)), "storage")
         try:
-            st = os.stat(guard_file)
-            self.version = f"{st.st_size}:{st.st_mtime_ns}"
+            stats = [os.stat(os.path.join(storage, name)) for name in ("guard.py", "guard_prose.py")]
+            self.version = ":".join(f"{st.st_size}:{st.st_mtime_ns}" for st in stats)
         except OSError:
             self.version = "?"
         self.new: dict[str, str] = {}

@@ -29,6 +29,12 @@ Wales).  Nothing else: no engineering note needs a zero-width space.  ``strip_in
 writes CRLF line ends as LF, so that no control but tab and line feed survives; the code points
 are a precomputed class (no ``unicodedata``).
 
+**Prose** (``guard_prose``): override, concealment and exfiltration told in words are also judged
+per sentence by classes of meaning (the agent's guidance, who owns it, what cancels it; who is
+kept in the dark, what hides, what the agent did; what is sent, where to), which reaches
+paraphrases that no listed phrase holds.  A chat-template token in inline code or named as a
+token, tag or marker, and an override quoted as what something said, are mentions (dropped).
+
 **Hijack patterns** name behaviours, not strings: each rule is a set of patterns over the
 lower-cased text, most of them clause-level (a trigger such as "ignore", "no longer apply",
 "don't mention", and in the same sentence what makes it a hijack: the agent's own instructions,
@@ -62,6 +68,8 @@ trigger words (``ignore``, ``system prompt``, ``curl``, ``don't mention``) 224 �
 compile on first need, per process: the first scan of 50 real instruction lines compiled 15 of
 the 210 patterns (10 ms); all of them take 108 ms.  So scan on the way in (add, edit, merge)
 and keep the verdict; ``strip_invisible`` alone (a few µs) is what belongs on the inject path.
+The prose judges (``guard_prose``) add about 25 µs a text (2026-11-26: 40 -> 70 µs a real
+instruction line, 51 -> 82 µs a fixture text, paired against the rules without them).
 See ``bench/guard_eval.py``.
 """
 
@@ -461,6 +469,13 @@ def _rule_sources() -> dict[str, list[tuple]]:
         r"\b(?:guidance|instructions|rules|advice|notes?|docs?|documentation)\s+(?:about|on|for|regarding|concerning)\s+"
         r"(?!(?:the\s+|your\s+|all\s+)?(?:agents?|assistants?|ai|llms?|models?|bots?|safety|security|permissions?|approvals?|asking|confirm\w*|secrets?|credentials|keys|tokens"
         r"|the\s+user|users|deleting|destructive|sandbox)\b)"
+    )
+    # a prompt or rules of the product being built, not of the agent: "our chatbot's system prompt",
+    # "the system prompt for the FAQ bot"
+    _PRODUCT_SCOPE = (
+        r"\b(?:our|their)\s+(?:[\w-]+\s+)?(?:chat)?(?:bot|assistant|agent|model|llm|app)'s\b"
+        r"|\b(?:system\s+)?prompts?\s+(?:for|of)\s+(?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?(?:chat)?(?:bot|app|product|feature"
+        r"|summari[sz]er|classifier|service|widget)s?\b"
     )
     # who or what is kept in the dark: the user and the like, or a reply, summary or report
     _CONCEALED_FROM = (
@@ -1322,6 +1337,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 _UNTRUSTED_SCOPE
                 + r"|"
                 + _TOPIC_SCOPE
+                + r"|"
+                + _PRODUCT_SCOPE
                 + r"|\b(?:about|regarding|concerning)\s+(?!(?:the\s+|your\s+|all\s+)?(?:agents?|assistants?|ai|llms?|models?"
                 r"|bots?|safety|security|permissions?|approvals?|asking|confirm\w*|secrets?|credentials|keys|tokens|the\s+user"
                 r"|users|deleting|destructive|sandbox|this\s+(?:repo|repository|project|memory))\b)",
@@ -1981,6 +1998,27 @@ def _rule_sources() -> dict[str, list[tuple]]:
             ),
         ],
         "remote-code": [
+            # a package installed straight from a URL (its setup code runs): pip install https://...
+            (
+                "L",
+                ("pip pip3 pipx uv npm yarn pnpm", "install add", "://"),
+                r"\b(?:pip3?|pipx|uv\s+pip|npm|yarn|pnpm)\s+(?:install|i|add)\s+(?:-\S+\s+)*[^\s`'\"]*(?:https?|git\+https?|ftp)://",
+            ),
+            # a fetched text fed to an interpreter, told in words
+            (
+                "N",
+                (
+                    "fetch fetches fetched download downloads downloaded grab grabs pull pulls get gets retrieve curl wget",
+                    "feed feeds pipe pipes piped pass passes hand give redirect",
+                    "sh bash zsh shell python python3 node perl ruby interpreter powershell pwsh iex",
+                ),
+                r"\b(?:fetch|download|grab|pull|get|retrieve|curl|wget)\w*\b"
+                + _S
+                + r"{0,80}?\b(?:feed|pipe|pass|hand|give|redirect)\w*\b"
+                + _S
+                + r"{0,30}?\b(?:to|into|through)\s+(?:a\s+|the\s+)?(?:sh|bash|zsh|shell|python3?|node|perl|ruby|interpreter"
+                r"|powershell|pwsh|iex)\b",
+            ),
             # fetch ... | shell  (the pipe may pass through other filters first: | tr -d '\r' | sh)
             (
                 "L",
@@ -2553,6 +2591,8 @@ def _rule_sources() -> dict[str, list[tuple]]:
             ),
         ],
         "fake-delimiter": [
+            # a chat message faked as JSON: {"role": "tool", ...}
+            ("L", ("{", "role"), r"\{\s*\"role\"\s*:\s*\"(?:system|tool|assistant|developer|function)\""),
             ("L", ("<|",), r"<\|\s*[a-z][a-z0-9_]{1,30}\s*\|>|<\|(?:endoftext|im_start|im_end|im_sep)\b"),
             (
                 "C",
@@ -2672,6 +2712,20 @@ def _rule_sources() -> dict[str, list[tuple]]:
         "memcli-marker": [
             ("C", ("*", "memory", "#"), r"#{1,6}[ \t]*MEMORY[ \t]+CONTEXT\b|(?:^|\n)[ \t>]*#{1,6}[ \t]*MEMORY[ \t]*:"),
             ("L", ("<!-- memcli", "memcli"), r"<!--[ \t]*/?[ \t]*memcli\b|\bmemcli[:_-]end\b"),
+            # a line that is one of the block's section headings, or says where the memory ends
+            (
+                "M",
+                ("*", "relevant last recovering held", "decisions lessons session previous back"),
+                r"^[ \t>]*(?:#{1,6}[ \t]*)?(?:relevant[ \t]+decisions|relevant[ \t]+lessons|last[ \t]+session"
+                r"|recovering[ \t]+previous[ \t]+session|held[ \t]+back)[ \t]*:?[ \t]*$",
+            ),
+            ("L", ("<!--", "memcli memory"), r"<!--[^>\n]{0,40}\b(?:memcli|memory)\b[^>\n]{0,40}-->"),
+            (
+                "M",
+                ("*", "end begin start", "memory memcli"),
+                r"^[ \t>#*=_-]*(?:end|begin|start)[ \t]+of[ \t]+(?:the[ \t]+)?(?:memcli[ \t]+|memory[ \t]+)*(?:memory|context"
+                r"|block|notes)\b[ \t#*=_.-]*$",
+            ),
         ],
         "encoded": [
             # decode and run
@@ -2721,6 +2775,12 @@ def _rule_sources() -> dict[str, list[tuple]]:
             ),
         ],
         "agent-config": [
+            # an agent's tool calls approved without asking: chat.tools.autoApprove set to true
+            (
+                "N",
+                ("auto autoapprove autoapproval", "true on all everything yes"),
+                r"\bauto[-_]?approv\w*\b[^\n]{0,40}?\b(?:true|on|all|everything|yes)\b",
+            ),
             (
                 "L",
                 (
@@ -3278,8 +3338,10 @@ def _scan_patterns(text: str, gate: bool = True) -> list[tuple[str, int, int]]:
     if len(lower) != len(text):  # a few characters lower to two ("İ"): keep the offsets
         lower = "".join(c.lower()[:1] or c for c in text)
     alternatives = _alternatives()
+    word_set: set[str] | None = None
     if gate:
         words = _WORDS.get().findall(lower)
+        word_set = set(words)
         tokens = set(map(_FIRST4, words))
         tokens.update(map(_FIRST6, words))
         for c in _STRINGS.keys() & set(lower):
@@ -3302,11 +3364,47 @@ def _scan_patterns(text: str, gate: bool = True) -> list[tuple[str, int, int]]:
         span = alternative.first(text, lower, tokens if gate else None)
         if span is not None:
             out.append((alternative.rule, *span))
+    if len(lower) >= 12:  # overrides and concealment told in words (guard_prose: word classes, not phrases)
+        from memcli.storage import guard_prose
+
+        out.extend(guard_prose.scan(lower, word_set, gate))
+    if out:
+        out = [(rule, s, e) for rule, s, e in out if not (rule in _MENTIONS and _mentioned(rule, lower, s, e))]
     if len(text) >= 20:
         span = _scan_encoded(text)
         if span is not None:
             out.append(("encoded", *span))
     return out
+
+
+# Text that names what it quotes: a chat-template token in inline code or called a token, tag or
+# marker ("the `<system>` tag", "special tokens like <|endoftext|>", "uses [INST] markers"); an
+# override quoted as what something said ('a ticket contained "ignore all previous instructions"').
+_MENTIONS = {
+    "fake-delimiter": _Lazy(r"\b(?:special\s+)?(?:tokens?|tags?|markers?|syntax|delimiters?|placeholders?)\b"),
+    "override": _Lazy(
+        r"\b(?:contain(?:s|ed)?|said|says|saying|such\s+as|like|e\.g\.|phrases?|strings?|wrote|read|reads"
+        r"|text|pattern|payloads?)\s*:?\s*$"
+    ),
+}
+
+
+def _mentioned(rule: str, lower: str, start: int, end: int) -> bool:
+    """Whether the match at [start, end) is a mention of what it quotes, not a use (see _MENTIONS)."""
+    line_start = lower.rfind("\n", 0, start) + 1
+    line_end = lower.find("\n", end)
+    line_end = len(lower) if line_end < 0 else line_end
+    before, after = lower[line_start:start], lower[end:line_end]
+    if rule == "fake-delimiter":
+        if before.count("`") % 2 == 1 and "`" in after:
+            return True  # inside inline code
+        near = " ".join(before.split()[-3:]) + " | " + " ".join(after.split()[:3])
+        return _MENTIONS[rule].get().search(near) is not None
+    # an override inside double quotes that a reporting word introduces
+    quote = before.rfind('"')
+    if quote < 0 or before.count('"') % 2 == 0 or '"' not in after:
+        return False
+    return _MENTIONS[rule].get().search(before, max(0, quote - 40), quote) is not None
 
 
 def _excerpt(text: str, start: int, end: int, context: int = 0) -> str:
