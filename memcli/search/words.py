@@ -121,10 +121,18 @@ def _osa_distance(a: str, b: str) -> int:
     return rows[-1][-1]
 
 
+_NEAR: dict[tuple[str, int], bool] = {}  # near_function_word's answers: a search asks for each word twice
+
+
 def near_function_word(word: str, distance: int) -> bool:
     """Whether a typo of ``word`` could be a function word ("form"/"from", "width"/"with"): then
     typo matching would make entries relevant through their function words."""
-    return any(abs(len(word) - len(f)) <= distance and _osa_distance(word, f) <= distance for f in STOPWORDS)
+    found = _NEAR.get((word, distance))
+    if found is None:
+        found = _NEAR[(word, distance)] = any(
+            abs(len(word) - len(f)) <= distance and _osa_distance(word, f) <= distance for f in STOPWORDS
+        )
+    return found
 
 
 # Identifiers: what a developer searches for exactly (bench/RESULTS.md, "Exact identifiers").
