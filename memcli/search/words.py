@@ -195,9 +195,20 @@ _DAY = r"([0-9]{1,2})(?:st|nd|rd|th)?"
 _HEADER_DATE = r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
 
 
+_DAY_TERMS: dict[str, str] = {}  # entry_date_terms by day: an index build asks once per entry, most share a day
+
+
 def entry_date_terms(date: str) -> str:
     """The date terms of an entry written at ``date`` (``YYYY-MM-DDTHH:MM``): its year, month
     name, year-month, day and day of the year, as the query side writes them."""
+    day = date[:10]  # all the pattern reads
+    found = _DAY_TERMS.get(day)
+    if found is None:
+        found = _DAY_TERMS[day] = _date_terms_of(day)
+    return found
+
+
+def _date_terms_of(date: str) -> str:
     match = _re(_HEADER_DATE).match(date)
     if match is None or not 1 <= int(match.group(2)) <= 12:
         return ""
