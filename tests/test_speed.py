@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from hypothesis import strategies as st
 
 from memcli.search import freshness
 from memcli.search.index import SearchIndex
-from memcli.search.ranking import HANDOFF_MARK, HANDOFF_MARKS, OPEN_MARK, PINNED_MARK
+from memcli.search.ranking import HANDOFF_MARK, HANDOFF_MARKS, OPEN_MARK, PINNED_MARK, RECENT_MARK, RECENT_MARKS
 from memcli.storage import vault
 from memcli.storage.paths import Layout
 from memcli.storage.store import Store, category_sources, current, entry_file_name, is_compaction_summary
@@ -51,24 +50,27 @@ def expected_marks(category: str, entries: list[vault.Entry]) -> dict[int, set[s
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["tasks", "handoffs", "lessons"]), st.lists(ENTRY, max_size=12, unique_by=lambda e: e[0]))
-def test_the_index_marks_what_inject_read_from_the_files(category: str, drawn):
+def test_the_index_marks_what_inject_read_from_the_files(tmp_path_factory, category: str, drawn):
     """A real vault and a real index: the marked query answers as reading the category did, in its order."""
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        folder = root / ".memory" / "dev" / category
-        folder.mkdir(parents=True)
-        for n, tags, body in drawn:
-            entry = vault.Entry(1_700_000_000_000 + n, None, tags, body)
-            (folder / entry_file_name(entry)).write_text(vault.serialize([entry]))
-        store = Store(Layout(root))
-        entries = store.read("dev", category)
-        expected = expected_marks(category, entries)
-        hits = SearchIndex(store).marked("dev")
-        assert {h.id: set(h.marks) for h in hits} == expected
-        order = [e.id for e in entries if e.id in expected]
-        assert [h.id for h in sorted(hits, key=lambda h: h.order)] == order
-        by_id = {e.id: e for e in entries}
-        assert all(h.body == by_id[h.id].body and h.tags == by_id[h.id].tags for h in hits)
+    # a folder per example, left to pytest (tantivy's watcher may still write into the index)
+    root = tmp_path_factory.mktemp("marks")
+    folder = root / ".memory" / "dev" / category
+    folder.mkdir(parents=True)
+    for n, tags, body in drawn:
+        entry = vault.Entry(1_700_000_000_000 + n, None, tags, body)
+        (folder / entry_file_name(entry)).write_text(vault.serialize([entry]))
+    store = Store(Layout(root))
+    entries = store.read("dev", category)
+    expected = expected_marks(category, entries)
+    hits = SearchIndex(store).marked("dev")
+    assert {h.id: set(h.marks) - {RECENT_MARK} for h in hits} == expected
+    order = [e.id for e in entries if e.id in expected]
+    assert [h.id for h in sorted(hits, key=lambda h: h.order)] == order
+    by_id = {e.id: e for e in entries}
+    assert all(h.body == by_id[h.id].body and h.tags == by_id[h.id].tags for h in hits)
+    # inject with no command: the newest current entries of each category, newest first
+    recent = [h for h in SearchIndex(store).marked("dev", recent=True) if RECENT_MARK in h.marks]
+    assert [h.id for h in sorted(recent, key=lambda h: h.order)] == [e.id for e in current(entries)][:RECENT_MARKS]
 
 
 AUDIT = """
@@ -101,6 +103,7 @@ def test_inject_shows_pins_open_tasks_and_the_handoff_without_reading_their_file
     assert [t["text"] for t in sections["tasks"]] == [f"- [ ] task number {i}" for i in reversed(range(6))]
     assert sections["handoff"]["text"] == "handoff 5: left off at the login form"
     assert [p["text"] for p in sections["pinned"]] == ["Money is integer cents #billing"]
+    assert [d["text"] for d in sections["decisions"]] == [], "the pinned one is shown once, as pinned"
     opened = json.loads(result.stderr.strip().splitlines()[-1])
     memory = str(mem / ".memory")
     read = [p for p in opened if p.startswith(memory) and ("/tasks/" in p or "/handoffs/" in p)]

@@ -339,6 +339,13 @@ def gather(
                     elif ARCHIVED_TAG in h.tags:
                         sel.left_out.append(f"{category[:-1]} {h.id} (archived)")
             return [Item(_one_line(h.body), h.id, round(h.score, 4)) for h in hits]
+        if marked is not None:  # the newest of the category, as the index marked them
+            from memcli.search.ranking import RECENT_MARK, RECENT_MARKS
+
+            recent = marks(category, RECENT_MARK)
+            shown = [h for h in recent if allowed(category, h.id, h.date, h.tags, h.body)]
+            if len(shown) >= limit or len(recent) < RECENT_MARKS:
+                return [Item(_one_line(h.body), h.id) for h in shown[:limit]]
         newest = [
             e for e in current(store.read(agent, category)) if allowed(category, e.id, e.header_date, e.tags, e.body)
         ]
@@ -384,7 +391,7 @@ def gather(
         from memcli.search.ranking import PINNED_MARK
 
         index = SearchIndex(store)
-        marked = index.marked(agent)  # brings the index up to date: the searches below need no check
+        marked = index.marked(agent, recent=not command.strip())  # brings the index up to date: no check below
         notice = index.notice()
         if notice:
             warn(notice)

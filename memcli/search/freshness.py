@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 MANIFEST = "memcli-manifest.json"
-SCHEMA_VERSION = 9  # of the index (9: marks and order; 8: entry files stamped by count, sizes and change times, no per-file hash; 2: the context field; 3: terms stemmed before indexing; 4: units are categories; 5: identifiers whole; 6: dates; 7: "timed" told from stems)
+SCHEMA_VERSION = 10  # of the index (10: recent marks; 9: marks and order; 8: entry files stamped by count, sizes and change times, no per-file hash; 2: the context field; 3: terms stemmed before indexing; 4: units are categories; 5: identifiers whole; 6: dates; 7: "timed" told from stems)
 RACY_NS = 2_000_000_000  # a file modified this recently may change again within the same mtime tick
 
 
