@@ -232,3 +232,13 @@ def test_the_snippets_edit_distance_is_levenshtein_within_its_limit(a: str, b: s
     exact = _levenshtein(a, b)
     found = _edit_distance(a, b, limit)
     assert found == exact if exact <= limit else found > limit
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text("ab1:._/- é\n", max_size=12))
+def test_the_joint_precheck_answers_as_the_pattern(text: str):
+    import re
+
+    from memcli.search import words
+
+    assert words._has_joint(text) == bool(re.search(words._JOINT_RE, text))

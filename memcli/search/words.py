@@ -146,9 +146,25 @@ _PART_RE = r"[A-Za-z0-9]+"
 _MAX_IDENTIFIER = 100  # longer runs (a URL, a base64 blob) are not what anyone types
 
 
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def _has_joint(text: str) -> bool:
+    """Whether ``_JOINT_RE`` matches ``text``, looked for from the joints (few in most texts): the
+    pattern tried at every position cost 10 us an entry, a tenth of an index build's time."""
+    end = len(text) - 1
+    for joint in _JOINTS:
+        i = text.find(joint, 1)
+        while 0 < i < end:
+            if text[i - 1] in _ALNUM and (text[i + 1] in _ALNUM or text[i + 1] == ":"):
+                return True
+            i = text.find(joint, i + 1)
+    return False
+
+
 def identifiers(text: str) -> list[str]:
     """The compound identifiers written in ``text``, lower-cased, each once."""
-    if not any(joint in text for joint in _JOINTS) or not _re(_JOINT_RE).search(text):
+    if not _has_joint(text):
         return []
     found: dict[str, None] = {}
     for match in _re(_COMPOUND_RE).finditer(text):
