@@ -174,6 +174,7 @@ HOT_PATH = {
     "memcli.recall.block": {"_datetime", "datetime", "fcntl", "math"},
     "memcli.git.provenance": set(),
     "memcli.api": {"_datetime", "datetime", "fcntl", "math"},
+    "memcli.capture.copies": set(),
 }
 NEW_MODULES = """
 import json, sys
@@ -242,3 +243,14 @@ def test_the_joint_precheck_answers_as_the_pattern(text: str):
     from memcli.search import words
 
     assert words._has_joint(text) == bool(re.search(words._JOINT_RE, text))
+
+
+def test_add_finds_a_copy_without_the_extraction_patterns(mem: Path):
+    """`add` asks whether the text is stored already (capture.copies); the hundred patterns of
+    capture.extract (25 ms to compile) are for `checkpoint --close` and `compact`."""
+    from .conftest import imported_modules
+
+    run("add", "dev", "lessons", "first lesson about redis", cwd=mem, check=True)
+    run("search", "redis", cwd=mem, check=True)
+    modules = imported_modules(["add", "dev", "lessons", "second lesson about kafka"], mem)
+    assert "memcli.capture.copies" in modules and "memcli.capture.extract" not in modules
