@@ -28,7 +28,7 @@ def _vault_status(store: Store, agent: str | None = None) -> tuple[dict[str, Any
     from memcli.search.freshness import Freshness
     from memcli.search.summary import Summaries
 
-    summaries = Summaries(store)
+    summaries = Summaries(store, heads=False)  # counts only: the heads are for `list -n`
     # One look at the tree serves the summaries, the layout and the index's freshness: a listing of
     # each agent's folder and a stat of what is there (at 100k entries status stat'ed each twice).
     disk = Freshness(store.layout, store.categories).scan(agent)
