@@ -254,3 +254,22 @@ def test_add_finds_a_copy_without_the_extraction_patterns(mem: Path):
     run("search", "redis", cwd=mem, check=True)
     modules = imported_modules(["add", "dev", "lessons", "second lesson about kafka"], mem)
     assert "memcli.capture.copies" in modules and "memcli.capture.extract" not in modules
+
+
+def test_status_sees_an_edit_in_place_through_the_summaries_turn(mem: Path):
+    """status looks at each entry file once: the summaries' turn serves the index's report too."""
+    store = Store(Layout(mem))
+    for i in range(4):
+        store.add("dev", "lessons", f"lesson {i} about kafka")
+    run("search", "kafka", cwd=mem, check=True)
+    time.sleep(2.1)
+    run("search", "kafka", cwd=mem, check=True)
+    assert json.loads(run("status", "--json", cwd=mem, check=True).stdout)["index"]["fresh"] is True
+    path = entry_files(mem, "dev", "lessons")[1]
+    before = path.stat()
+    path.write_text(path.read_text().replace("kafka", "redis"))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    index = json.loads(run("status", "--json", cwd=mem, check=True).stdout)["index"]
+    assert index["fresh"] is False and index["changed_files"] == 1
+    run("search", "redis", cwd=mem, check=True)
+    assert json.loads(run("status", "--json", cwd=mem, check=True).stdout)["index"]["fresh"] is True

@@ -324,11 +324,16 @@ class Freshness:
         save_cursor(self.layout, CURSOR, value)
 
     def changed_files(
-        self, manifest: dict[str, Any], agent: str | None = None, disk: dict[str, str] | None = None
+        self,
+        manifest: dict[str, Any],
+        agent: str | None = None,
+        disk: dict[str, str] | None = None,
+        verified: dict[str, tuple[int, str, bool]] | None = None,
     ) -> tuple[list[str], dict[str, list]]:
         """Units whose content differs from the manifest, and units whose stamps alone changed
         (key -> the new record); of one agent only, if given (what ``inject`` searches).  ``disk``:
-        ``scan(agent)`` taken just now."""
+        ``scan(agent)`` taken just now; ``verified``: ``full_stamp`` of units taken just now, which
+        then stand for this check's turn (``status``: the summaries' turn serves the index's too)."""
         disk = self.scan(agent) if disk is None else disk
         known = manifest["files"]
         if agent:
@@ -336,7 +341,9 @@ class Freshness:
         changed: list[str] = []
         restat: dict[str, list] = {}
         held = [key for key, quick in disk.items() if (rec := known.get(key)) and rec[1] == quick and quick]
-        if self._start is None:  # once per process: a check again under the lock verifies the same turn
+        if verified is not None:
+            turn = set(verified) & set(held)
+        elif self._start is None:  # once per process: a check again under the lock verifies the same turn
             self._start = self._cursor()
             turn, after = sweep(held, {k: known[k][0] for k in held}, self._start)
             if after != self._start:
@@ -347,7 +354,10 @@ class Freshness:
         verify = (set(disk) - set(held)) | {key for key in turn if known[key][0]}
         for key in verify:
             rec = known.get(key)
-            stamps = self.stamps(key, disk[key])
+            if verified is not None and key in verified:
+                stamps: tuple[int, str, str] | None = self.trusted(disk[key], verified[key])
+            else:
+                stamps = self.stamps(key, disk[key])
             if stamps is None:
                 changed.append(key)
                 continue

@@ -50,6 +50,7 @@ class Summaries:
         except Exception:  # a cache that cannot be read is rebuilt
             self.files = {}
         self._verify: set[str] | None = None
+        self.verified: dict[str, tuple[int, str, bool]] = {}  # full_stamp of the categories looked at file by file
 
     def _due(self, key: str) -> bool:
         """Whether this run verifies ``key``'s entry files one by one (``freshness.sweep``: every
@@ -89,6 +90,7 @@ class Summaries:
         if cached and len(cached) > 3 and cached[2] == quick and cached[0][1] == removed_stamp and not self._due(key):
             return self._shown(cached[1])  # the folder did not change, and its files are not this run's turn
         files, full, racy = full_stamp(base, agent, category, quick)
+        self.verified[key] = (files, full, racy)
         stamp: list = [full, removed_stamp]
         if cached and cached[0] == stamp and not racy:
             if len(cached) < 4 or cached[2] != quick:
