@@ -140,7 +140,7 @@ def existing_copy(store: Store, agent: str, category: str, text: str) -> Located
     waits for a build (``compact`` merges exact copies later)."""
     import os
 
-    from memcli.capture.extract import is_copy
+    from memcli.capture.copies import is_copy
     from memcli.search.index import SearchIndex
 
     if len(text) > store.config.vault_max_entry_bytes:

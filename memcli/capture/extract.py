@@ -16,6 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+# Kept apart so that `add` finds a copy without compiling this module's patterns (25 ms).
+from memcli.capture.copies import NEAR_JACCARD, NEAR_WORDS, _HASHTAG, _NORMALISE, is_copy, same_text_key  # noqa: F401
+
 _I = re.IGNORECASE
 # A decision is a choice the project keeps following: said by "we" (or the team, or the user's
 # "let's"), settled, or a rule with its contrast ("X, not Y").  A plan for the next minute ("I'll
@@ -155,34 +158,7 @@ _DECISION_LABELS = ("decision", "decided", "decisão", "decisao")
 # One expression for each list: a line is searched once, not once per pattern.
 _ANY_DECISION = re.compile("|".join(f"(?:{p.pattern})" for p in DECISION), _I)
 _ANY_LESSON = re.compile("|".join(f"(?:{p.pattern})" for p in LESSON), _I)
-_NORMALISE = re.compile(r"[^a-z0-9\u00c0-\u024f]+")
 MIN_LENGTH = 30
-
-
-_HASHTAG = re.compile(r"(?<![\w&])#[^\s#]+")
-
-
-def same_text_key(text: str) -> str:
-    """What two entries say, for "is it the same memory": case, whitespace, punctuation and
-    #hashtags folded away (the whole text, not a prefix)."""
-    return " ".join(_NORMALISE.sub(" ", _HASHTAG.sub(" ", text).lower()).split())
-
-
-NEAR_WORDS = 8  # a text of fewer words must match exactly to be a copy
-NEAR_JACCARD = 0.9  # else: this share of their distinct words in common
-
-
-def is_copy(a: str, b: str) -> bool:
-    """Whether two texts hold the same memory: the same after ``same_text_key``, or, for texts of
-    at least NEAR_WORDS words, sharing NEAR_JACCARD of their distinct words (one word changed in a
-    sentence of 20)."""
-    ka, kb = same_text_key(a), same_text_key(b)
-    if ka == kb:
-        return bool(ka)
-    wa, wb = set(ka.split()), set(kb.split())
-    if min(len(wa), len(wb)) < NEAR_WORDS:
-        return False
-    return len(wa & wb) / len(wa | wb) >= NEAR_JACCARD
 
 
 def dedupe_key(text: str) -> str:

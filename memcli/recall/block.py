@@ -198,6 +198,8 @@ def _as_body(text: str) -> str:
     """Multi-line text inside the block (the project text, the handoff; ``_clean`` already): a line
     that would read as one of the block's own headings, its end or a new block is indented, so it
     stays body text."""
+    if ":" not in text and "#" not in text and sum(map(text.count, "-\u2014\u2013_*=")) < 3:
+        return text  # no heading, rule or MEMORY line can be in it (and the pattern is not compiled)
     return re.sub(_STRUCTURE, "  ", text)
 
 
@@ -336,6 +338,13 @@ def gather(
                     elif ARCHIVED_TAG in h.tags:
                         sel.left_out.append(f"{category[:-1]} {h.id} (archived)")
             return [Item(_one_line(h.body), h.id, round(h.score, 4)) for h in hits]
+        if marked is not None:  # the newest of the category, as the index marked them
+            from memcli.search.ranking import RECENT_MARK, RECENT_MARKS
+
+            recent = marks(category, RECENT_MARK)
+            shown = [h for h in recent if allowed(category, h.id, h.date, h.tags, h.body)]
+            if len(shown) >= limit or len(recent) < RECENT_MARKS:
+                return [Item(_one_line(h.body), h.id) for h in shown[:limit]]
         newest = [
             e for e in current(store.read(agent, category)) if allowed(category, e.id, e.header_date, e.tags, e.body)
         ]
@@ -381,7 +390,7 @@ def gather(
         from memcli.search.ranking import PINNED_MARK
 
         index = SearchIndex(store)
-        marked = index.marked(agent)  # brings the index up to date: the searches below need no check
+        marked = index.marked(agent, recent=not command.strip())  # brings the index up to date: no check below
         notice = index.notice()
         if notice:
             warn(notice)
@@ -459,10 +468,23 @@ def fit(sel: Selection, budget: int) -> Selection:
     sel.decisions, sel.lessons = [], []
 
     def drop_items(name: str, label: str) -> None:
+        """Drop the section's last items until the block fits: the most that fit are found by
+        halving (the block only shrinks as items go), not by a render per item (100 open tasks
+        rendered the block 100 times)."""
         items: list[Item] = getattr(sel, name)
-        while items and over():
-            gone = items.pop()
-            sel.cut.append(f"{label} {gone.id}" if gone.id else label)
+        if not items or not over():
+            return
+        every = list(items)
+        lo, hi = 0, len(every) - 1  # the first ``lo`` items fit (or none does: all go)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            items[:] = every[:mid]
+            if over():
+                hi = mid - 1
+            else:
+                lo = mid
+        items[:] = every[:lo]
+        sel.cut.extend(f"{label} {gone.id}" if gone.id else label for gone in reversed(every[lo:]))
 
     if over() and sel.project.strip():
         original = sel.project.strip()

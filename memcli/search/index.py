@@ -44,6 +44,8 @@ from memcli.search.ranking import (
     HANDOFF_MARKS,
     OPEN_MARK,
     PINNED_MARK,
+    RECENT_MARK,
+    RECENT_MARKS,
     Hit,
     build_query,
     marked_query,
@@ -79,6 +81,7 @@ class SearchIndex:
         self._versions: dict[tuple[str, str], dict[int, int]] | None = None  # see newest_version
         self.explain = False  # set by search --explain: hits carry what each clause of the query added
         self.freshness = Freshness(self.layout, store.categories)
+        self._recent = False  # set by marked()
 
     # ------------------------------------------------------------ disk state
     @property
@@ -450,9 +453,11 @@ class SearchIndex:
                 return kept[:limit]
             asked, fresh = asked * 4, False
 
-    def marked(self, agent: str) -> list[Hit]:
+    def marked(self, agent: str, recent: bool = False) -> list[Hit]:
         """The agent's marked entries (ranking.MARKS: pinned ones, those with open tasks, the newest
-        real handoffs), as current as a search's; each hit's ``order`` is its place in its category."""
+        real handoffs; with ``recent`` the newest of each category too), as current as a search's;
+        each hit's ``order`` is its place in its category."""
+        self._recent = recent
         return self._search("", agent, None, 0, True, False, marked=True)
 
     def is_current(self, hit: Hit) -> bool:
@@ -580,7 +585,7 @@ class SearchIndex:
         parts: list | None = [] if self.explain and not tag_only else None
         query: tv.Query | None
         if marked:
-            query = marked_query(self.schema, agent or "")
+            query = marked_query(self.schema, agent or "", self._recent)
         elif tag_only:
             query = tag_query(self.schema, text, agent, category)
         else:
@@ -604,7 +609,7 @@ def entry_marks(category: str, visible: list) -> dict[int, str]:
 
     shown = {id(e) for e in current(visible)}  # neither archived nor replaced
     marks: dict[int, str] = {}
-    handoffs = 0
+    handoffs = recent = 0
     for i, e in enumerate(visible):
         if id(e) not in shown:
             continue
@@ -614,6 +619,9 @@ def entry_marks(category: str, visible: list) -> dict[int, str]:
         if category == "handoffs" and handoffs < HANDOFF_MARKS and not is_compaction_summary(e):
             found.append(HANDOFF_MARK)
             handoffs += 1
+        if recent < RECENT_MARKS:
+            found.append(RECENT_MARK)
+            recent += 1
         if found:
             marks[i] = " ".join(found)
     return marks

@@ -110,11 +110,14 @@ PINNED_MARK = "pinned"  # a current entry tagged pinned
 OPEN_MARK = "open"  # a current entry of tasks with an open task line
 HANDOFF_MARK = "handoff"  # one of the HANDOFF_MARKS newest current handoffs that are no compaction summary
 HANDOFF_MARKS = 8  # handoffs marked per agent (the newest real one is shown; the next ones stand in when it is held)
+RECENT_MARK = "recent"  # one of the RECENT_MARKS newest current entries of its category (inject with no command)
+RECENT_MARKS = 8
 
 
-def marked_query(schema: tv.Schema, agent: str) -> tv.Query:
-    """An agent's marked entries (any mark)."""
-    marks = [(tv.Occur.Should, tv.Query.term_query(schema, "marks", m)) for m in (PINNED_MARK, OPEN_MARK, HANDOFF_MARK)]
+def marked_query(schema: tv.Schema, agent: str, recent: bool = False) -> tv.Query:
+    """An agent's marked entries (any mark; RECENT_MARK only with ``recent``)."""
+    wanted = (PINNED_MARK, OPEN_MARK, HANDOFF_MARK) + ((RECENT_MARK,) if recent else ())
+    marks = [(tv.Occur.Should, tv.Query.term_query(schema, "marks", m)) for m in wanted]
     return tv.Query.boolean_query(
         [(tv.Occur.Must, tv.Query.term_query(schema, "agent", agent)), (tv.Occur.Must, tv.Query.boolean_query(marks))]
     )

@@ -16,8 +16,9 @@ def vault_status(store: Store, agent: str | None = None) -> dict[str, Any]:
     return _vault_status(store, agent)[0]
 
 
-def _vault_status(store: Store, agent: str | None = None) -> tuple[dict[str, Any], dict[str, str]]:
-    """The report, and the stamps of the tree it was made from (``Freshness.scan``)."""
+def _vault_status(store: Store, agent: str | None = None) -> tuple[dict[str, Any], tuple[dict, dict]]:
+    """The report, and the stamps of the tree it was made from (``Freshness.scan``) with the
+    categories whose files it looked at one by one (``Summaries.verified``)."""
     known = store.agents(with_sessions=True)
     if agent is not None:
         store.check(agent)
@@ -28,7 +29,7 @@ def _vault_status(store: Store, agent: str | None = None) -> tuple[dict[str, Any
     from memcli.search.freshness import Freshness
     from memcli.search.summary import Summaries
 
-    summaries = Summaries(store)
+    summaries = Summaries(store, heads=False)  # counts only: the heads are for `list -n`
     # One look at the tree serves the summaries, the layout and the index's freshness: a listing of
     # each agent's folder and a stat of what is there (at 100k entries status stat'ed each twice).
     disk = Freshness(store.layout, store.categories).scan(agent)
@@ -85,7 +86,7 @@ def _vault_status(store: Store, agent: str | None = None) -> tuple[dict[str, Any
         report["category_files"] = store.category_files()
     report["problems"].extend(p for p in dict.fromkeys(store.problems) if p not in report["problems"])
     report["totals"] = totals
-    return report, disk
+    return report, (disk, summaries.verified)
 
 
 def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
@@ -95,7 +96,7 @@ def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
     from memcli.git import hooks
     from memcli.storage import checkpoints
 
-    report, disk = _vault_status(store, agent)
+    report, (disk, verified) = _vault_status(store, agent)
     try:  # one listing instead of a failed open per agent with no checkpoint
         saved = set(os.listdir(store.layout.checkpoints))
     except OSError:
@@ -115,7 +116,7 @@ def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
                 "valid": valid,
                 "messages": len(data["messages"]),
             }
-    report["index"] = index_status(store, disk if agent is None else None)
+    report["index"] = index_status(store, disk, verified) if agent is None else index_status(store)
     report["last_compaction"] = compact_log.last_run(store)
     from memcli.recall import trust
 
@@ -152,7 +153,9 @@ def full_status(store: Store, agent: str | None = None) -> dict[str, Any]:
     return report
 
 
-def index_status(store: Store, disk: dict[str, str] | None = None) -> dict[str, Any]:
+def index_status(
+    store: Store, disk: dict[str, str] | None = None, verified: dict[str, tuple[int, str, bool]] | None = None
+) -> dict[str, Any]:
     """Whether the index exists and how many vault files changed since it was updated (without
     opening it: a manifest of another tantivy version shows as fresh here, and the next search
     rebuilds the index)."""
@@ -167,7 +170,7 @@ def index_status(store: Store, disk: dict[str, str] | None = None) -> dict[str, 
     )
     if manifest is None:
         return {"exists": True, "fresh": False, "changed_files": None}
-    changed, _ = freshness.changed_files(manifest, disk=disk)
+    changed, _ = freshness.changed_files(manifest, disk=disk, verified=verified)
     return {
         "exists": True,
         "fresh": not changed,
