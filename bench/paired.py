@@ -53,14 +53,17 @@ COMMANDS = {  # name -> arguments; UNIQUE is the run's number, NEWEST the newest
     "edit": ["edit", "agent000", "NEWEST", "edited lesson about redis UNIQUE"],
     "recover (none)": ["recover", "agent001"],
     "--version": ["--version"],
+    "SessionStart hook": ["agent-hook", "claude-code"],
 }
+# What a command reads on stdin (TREE: the tree it runs in), as the agent sends it.
+STDIN = {"SessionStart hook": '{"session_id": "s", "cwd": "TREE", "hook_event_name": "SessionStart"}'}
 
 
-def once(cmd: list[str], cwd: Path, env: dict, ok=(0, 3)) -> tuple[float, float]:
+def once(cmd: list[str], cwd: Path, env: dict, ok=(0, 3), stdin: str | None = None) -> tuple[float, float]:
     """(wall ms, CPU ms of the child) of one process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    result = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
+    result = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env, input=stdin)
     wall = (time.perf_counter() - start) * 1000
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if result.returncode not in ok:
@@ -117,7 +120,8 @@ def paired(builds: dict[str, tuple[dict, bool]], sizes: list[int], runs: int, on
                     order = list(builds) if r % 2 == 0 else list(builds)[::-1]
                     for name in order:
                         args = [a.replace("UNIQUE", str(r)).replace("NEWEST", newest[name]) for a in COMMANDS[command]]
-                        ms = once([sys.executable, "-m", "memcli", *args], trees[name], builds[name][0])[0]
+                        stdin = STDIN[command].replace("TREE", str(trees[name])) if command in STDIN else None
+                        ms = once([sys.executable, "-m", "memcli", *args], trees[name], builds[name][0], stdin=stdin)[0]
                         results.setdefault((command, name), []).append(ms)
                 floor.append(once([sys.executable, "-c", "import tantivy"], work, ENV)[0])
             base = statistics.median(floor)

@@ -548,10 +548,11 @@ class Result:
     def for_agents(self) -> tuple[str, dict[str, Any]]:
         return self.message, self.to_json()
 
+    shown: Located | None = None  # the entry a face shows after the operation (the new one, the one changed)
+
     @property
     def entry_id(self) -> int | None:
-        """The entry a face shows after the operation (the new one, the one changed), if any."""
-        return None
+        return self.shown.entry.id if self.shown is not None else None
 
 
 def where(located: Located) -> str:
@@ -561,11 +562,7 @@ def where(located: Located) -> str:
 
 class Added(Result):
     def __init__(self, located: Located, duplicate: bool):
-        self.located, self.duplicate = located, duplicate
-
-    @property
-    def entry_id(self) -> int | None:
-        return self.located.entry.id
+        self.located, self.duplicate, self.shown = located, duplicate, located
 
     @property
     def message(self) -> str:
@@ -579,11 +576,7 @@ class Added(Result):
 
 class Edited(Result):
     def __init__(self, located: Located):
-        self.located = located
-
-    @property
-    def entry_id(self) -> int | None:
-        return self.located.entry.id
+        self.located = self.shown = located
 
     @property
     def message(self) -> str:
@@ -598,10 +591,7 @@ class Removed(Result):
 
     def __init__(self, rows: list[tuple[Located, int]]):
         self.rows = rows
-
-    @property
-    def entry_id(self) -> int | None:
-        return self.rows[0][0].entry.id if self.rows else None
+        self.shown = rows[0][0] if rows else None
 
     @property
     def message(self) -> str:
@@ -619,11 +609,7 @@ class Removed(Result):
 
 class Ticked(Result):
     def __init__(self, located: Located, lines: list[str]):
-        self.located, self.lines = located, lines
-
-    @property
-    def entry_id(self) -> int | None:
-        return self.located.entry.id
+        self.located, self.lines, self.shown = located, lines, located
 
     @property
     def message(self) -> str:
@@ -635,11 +621,7 @@ class Ticked(Result):
 
 class Superseded(Result):
     def __init__(self, old: Located, new: Located):
-        self.old, self.new = old, new
-
-    @property
-    def entry_id(self) -> int | None:
-        return self.new.entry.id
+        self.old, self.new, self.shown = old, new, new
 
     @property
     def message(self) -> str:
@@ -654,10 +636,7 @@ class Flagged(Result):
 
     def __init__(self, verb: str, rows: list[tuple[Located, bool]]):
         self.verb, self.rows = verb, rows
-
-    @property
-    def entry_id(self) -> int | None:
-        return self.rows[0][0].entry.id if self.rows else None
+        self.shown = rows[0][0] if rows else None
 
     @property
     def message(self) -> str:
@@ -674,10 +653,7 @@ class Trusted(Result):
 
     def __init__(self, entries: list[Located], project: bool, refused: list[str]):
         self.entries, self.project, self.refused = entries, project, refused
-
-    @property
-    def entry_id(self) -> int | None:
-        return self.entries[0].entry.id if self.entries else None
+        self.shown = entries[0] if entries else None
 
     @property
     def message(self) -> str:
@@ -719,66 +695,67 @@ def entry_text(row: dict[str, Any]) -> str:
     return f"{head}\n{row['body']}"
 
 
-class Found(Result):
+class Read(Result):
+    """A result that shows entries: the same text and data for a person and, with held memory
+    named and never quoted (``withheld``), for an agent."""
+
+    def rows(self, for_agents: bool) -> Any:
+        raise NotImplementedError
+
+    def text(self, data: Any) -> str:
+        raise NotImplementedError
+
+    @property
+    def message(self) -> str:
+        return self.text(self.rows(False))
+
+    def to_json(self) -> Any:
+        return self.rows(False)
+
+    def for_agents(self) -> tuple[str, dict[str, Any]]:
+        data = self.rows(True)
+        return self.text(data), data
+
+
+class Found(Read):
     def __init__(self, hits: list[Hit], notice: str | None):
         self.hits, self.notice = hits, notice
 
-    @property
-    def message(self) -> str:
-        return "\n\n".join(entry_text(h.to_json()) for h in self.hits) or "no matches"
+    def rows(self, for_agents: bool) -> dict[str, Any]:
+        rows = [h.to_json() for h in self.hits]
+        return {"results": [withheld(r) for r in rows] if for_agents else rows}
 
-    def to_json(self) -> dict[str, Any]:
-        return {"results": [h.to_json() for h in self.hits]}
-
-    def for_agents(self) -> tuple[str, dict[str, Any]]:
-        rows = [withheld(h.to_json()) for h in self.hits]
-        return "\n\n".join(entry_text(r) for r in rows) or "no matches", {"results": rows}
+    def text(self, data: dict[str, Any]) -> str:
+        return "\n\n".join(entry_text(r) for r in data["results"]) or "no matches"
 
 
-class Shown(Result):
+class Shown(Read):
     def __init__(self, located: Located, newest: int | None, twins: int, held: str | None):
         self.located, self.newest, self.twins, self.held = located, newest, twins, held
 
-    @property
-    def message(self) -> str:
-        text = entry_text(self.to_json())
-        if self.newest is not None:
-            text += f"\n\n(superseded: the newest version is {self.newest})"
-        return text
+    def rows(self, for_agents: bool) -> dict[str, Any]:
+        row = {**located_json(self.located, self.newest), "held": self.held}
+        return withheld(row) if for_agents else row
 
-    def to_json(self) -> dict[str, Any]:
-        return {**located_json(self.located, self.newest), "held": self.held}
-
-    def for_agents(self) -> tuple[str, dict[str, Any]]:
-        data = withheld(self.to_json())
-        text = entry_text(data)
-        if self.newest is not None:
-            text += f"\n\n(superseded: the newest version is {self.newest})"
-        return text, data
+    def text(self, data: dict[str, Any]) -> str:
+        newest = f"\n\n(superseded: the newest version is {self.newest})" if self.newest is not None else ""
+        return entry_text(data) + newest
 
 
-class Listed(Result):
+class Listed(Read):
     def __init__(self, rows: list[Located], held: dict[int, str | None]):
-        self.rows, self.held = rows, held
+        self.found, self.held = rows, held
 
-    def _rows(self) -> list[dict[str, Any]]:
-        return [{**located_json(r), "held": self.held.get(id(r))} for r in self.rows]
+    def rows(self, for_agents: bool) -> dict[str, Any]:
+        rows = [{**located_json(r), "held": self.held.get(id(r))} for r in self.found]
+        return {"entries": [withheld(r) for r in rows] if for_agents else rows}
 
-    @property
-    def message(self) -> str:
-        return _list_text(self._rows())
-
-    def to_json(self) -> dict[str, Any]:
-        return {"entries": self._rows()}
-
-    def for_agents(self) -> tuple[str, dict[str, Any]]:
-        rows = [withheld(r) for r in self._rows()]
-        return _list_text(rows), {"entries": rows}
-
-
-def _list_text(rows: list[dict[str, Any]]) -> str:
-    lines = [f"{r['id']}  {r['agent']}/{r['category']}  {r['date']}  {first_line(r['body'])[:100]}" for r in rows]
-    return "\n".join(lines) or "no entries"
+    def text(self, data: dict[str, Any]) -> str:
+        lines = [
+            f"{r['id']}  {r['agent']}/{r['category']}  {r['date']}  {first_line(r['body'])[:100]}"
+            for r in data["entries"]
+        ]
+        return "\n".join(lines) or "no entries"
 
 
 class Injected(Result):

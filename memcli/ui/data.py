@@ -274,8 +274,8 @@ def write(store: Store, action: str, body: dict[str, Any]) -> dict[str, Any]:
             elif i.kind == "id":
                 inputs[i.arg] = api.parse_id(body.get("id", ""))
             elif i.kind == "words":
-                inputs[i.arg] = _tags(body) if i.name in body or action != "edit" else None
-            elif body.get(i.name) is not None or i.required or i.kind in ("agent", "category"):
+                inputs[i.arg] = _tags(body) if i.name in body else None  # none given: edit keeps the tags
+            elif body.get(i.name) is not None or i.required or i.kind in ("agent", "category"):  # the page names both
                 inputs[i.arg] = _text(body.get(i.name), i.name)
     done = op.run(api.Memory(store=store), **inputs)
     return {"id": done.entry_id, "message": done.message}
