@@ -140,6 +140,22 @@ def test_deleting_the_vault_cache_loses_nothing(mem: Path):
     assert (mem / ".memory" / ".vault" / "index" / MANIFEST).exists()
 
 
+def test_an_open_index_takes_no_lock_file_of_its_own_after_another_process_commits(mem: Path):
+    """A long-lived process (the MCP server, the page) holds the index open; tantivy's default
+    reader would notice another process's commit and reload by itself, taking a lock file inside
+    the folder at a moment memcli does not choose (a removal of .vault/ then failed with
+    "Directory not empty" in CI).  The index reloads when memcli says so, and only then."""
+    Store(Layout(mem)).add("dev", "decisions", "choose postgres")
+    assert bodies(mem, "postgres")
+    held = SearchIndex(Store(Layout(mem)))._open()
+    assert held.searcher().num_docs == 1
+    run("add", "dev", "decisions", "choose postgres for billing", cwd=mem, check=True, process=True)
+    time.sleep(1.5)  # tantivy's watcher polls meta.json every 500 ms
+    assert held.searcher().num_docs == 1  # not reloaded behind memcli's back
+    held.reload()
+    assert held.searcher().num_docs == 2
+
+
 def test_corrupt_or_incompatible_index_is_rebuilt(mem: Path):
     Store(Layout(mem)).add("dev", "decisions", "choose postgres")
     assert bodies(mem, "postgres")
