@@ -12,7 +12,7 @@ import os
 import sys
 
 from memcli import output
-from memcli.cli.spec import COMMANDS, OPTION_LIKE, TEXT_COMMANDS
+from memcli.cli.spec import COMMANDS, ENTRY_POINTS, OPTION_LIKE, TEXT_COMMANDS
 
 SERVING = ("mcp", "ui")  # run until stopped: their warnings show as they come
 
@@ -94,18 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         parsed = split_global(argv)
         if parsed and parsed[1][:1] == ["__complete"]:
             return _complete(parsed[0], parsed[1][1:])
-        if parsed and parsed[1][:1] == ["merge-driver"]:  # run by git: no Typer, never a crash
-            from memcli.git.merge import run_driver
-
-            return run_driver(parsed[1][1:])
-        if parsed and parsed[1][:1] == ["hook"] and len(parsed[1]) > 1:  # run by git hooks
-            from memcli.git.hooks import run as run_hook
-
-            return run_hook(parsed[1][1], parsed[0])
-        if parsed and parsed[1][:1] == ["agent-hook"]:  # run by an agent's session hooks: never fails
-            from memcli.agents.hook import run as run_agent_hook
-
-            return run_agent_hook(parsed[1][1:], parsed[0])
+        if parsed and parsed[1] and parsed[1][0] in ENTRY_POINTS:  # run by git or an agent: no Typer
+            return _entry_point(parsed[1][0], parsed[1][1:], parsed[0])
         if parsed and parsed[1] and parsed[1][0] in COMMANDS:
             from memcli.cli import fast
 
@@ -157,6 +147,41 @@ def main(argv: list[str] | None = None) -> int:
         # A bug: still one line, unless asked for the traceback.
         sys.stderr.write(f"memcli: internal error: {type(exc).__name__}: {exc} (MEMCLI_DEBUG=1 shows a traceback)\n")
         return 1
+
+
+def _entry_point(name: str, args: list[str], dir_option: str | None) -> int:
+    """What git (``merge-driver``, ``hook``) and agents' session hooks (``agent-hook``) run, their
+    arguments read from their specs (``cli.spec.ENTRY_POINTS``) as every command's are.  A wrong
+    call gets the usage: on stderr with exit 2 for git's (a person typed it), never a failure for
+    an agent's hook (``--help`` prints it)."""
+    from memcli.cli.fast import parse
+    from memcli.cli.spec import POSITIONAL_ONLY
+
+    spec = ENTRY_POINTS[name]
+    asks_help = name not in POSITIONAL_ONLY and ("-h" in args or "--help" in args)
+    values = None if asks_help else parse(spec, ["--", *args] if name in POSITIONAL_ONLY else args)
+    if values is None:
+        usage = f"usage: memcli {name} {spec.help}"
+        if name == "agent-hook":
+            if asks_help:
+                sys.stdout.write(usage + "\n")
+            elif os.environ.get("MEMCLI_DEBUG"):
+                sys.stderr.write(f"memcli: agent-hook: cannot read {args!r}; {usage}\n")
+            return 0
+        sys.stderr.write(f"memcli: error: {usage}\n")
+        return 2
+    dir_option = values.pop("dir") or dir_option
+    if name == "merge-driver":
+        from memcli.git.merge import run_driver
+
+        return run_driver(**values)
+    if name == "hook":
+        from memcli.git.hooks import run as run_hook
+
+        return run_hook(values["name"], dir_option)
+    from memcli.agents.hook import run as run_agent_hook
+
+    return run_agent_hook(values["client"], values["agent"], dir_option)
 
 
 def _not_utf8(argv: list[str]) -> int | None:

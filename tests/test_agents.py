@@ -874,6 +874,52 @@ def test_agent_hook_takes_dir_after_the_client(mem: Path, tmp_path: Path):
     assert result.returncode == 0 and "Adopt SSE" in result.stdout
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--dir", "{mem}", "--agent", "ops"],
+        ["--dir={mem}", "-a", "ops"],
+        ["-aops", "--dir", "{mem}"],
+        ["--agent=ops", "--dir={mem}"],
+    ],
+)
+def test_agent_hook_reads_its_arguments_as_every_command_does(mem: Path, tmp_path: Path, args: list[str]):
+    """The hook's --agent and --dir are read by the parser every command uses (memcli.cli.fast),
+    in any order and spelling Click accepts, and --dir is passed on, not set in the environment."""
+    run("add", "ops", "decisions", "Rotate the deploy keys monthly", cwd=mem, check=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    given = [a.replace("{mem}", str(mem)) for a in args]
+    result = hook("claude-code", {"hook_event_name": "SessionStart"}, elsewhere, *given)
+    assert result.returncode == 0 and "Rotate the deploy keys" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [[], ["nosuchagent-client"], ["claude-code", "--frobnicate"], ["claude-code", "--agent"], ["claude-code", "x"]],
+)
+def test_agent_hook_with_arguments_it_cannot_read_prints_nothing_and_exits_0(mem: Path, args: list[str]):
+    run("add", "dev", "decisions", "Adopt SSE #sse", cwd=mem, check=True)
+    result = run("agent-hook", *args, cwd=mem, input='{"hook_event_name": "SessionStart"}')
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_agent_hook_help_prints_its_usage(mem: Path):
+    result = run("agent-hook", "--help", cwd=mem)
+    assert result.returncode == 0
+    assert (
+        result.stdout
+        == "usage: memcli agent-hook claude-code|cursor|codex [--agent ID]  (reads the agent's hook JSON on stdin)\n"
+    )
+
+
+@pytest.mark.parametrize("args", [["merge-driver"], ["merge-driver", "a", "b"], ["hook"]])
+def test_gits_entry_points_called_wrongly_say_their_usage_in_one_line(mem: Path, args: list[str]):
+    result = run(*args, cwd=mem)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"memcli: error: usage: memcli {args[0]} ") and result.stderr.count("\n") == 1
+
+
 def test_an_unclosed_code_fence_does_not_hide_memclis_section(mem: Path):
     agents_md = mem / "AGENTS.md"
     agents_md.write_text("# Agents\n\n```bash\nmake test\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -115,3 +116,21 @@ def test_windows_gets_one_line_not_a_traceback(monkeypatch, capsys, args: list[s
     assert main(args) == code
     err = capsys.readouterr().err
     assert ("POSIX" in err) == (code == 1) and "Traceback" not in err
+
+
+def test_one_reader_of_the_command_line():
+    """memcli.main reads the words before the command (``split_global``) and
+    ``memcli.cli.fast.parse`` every command's and entry point's arguments from its spec (Typer's
+    face is built from the same specs: tests/test_fast_path.py).  No other module reads
+    ``sys.argv``, walks an argument list by hand, or passes --dir on through the environment."""
+    readers = []
+    for p in PACKAGE.rglob("*.py"):
+        text = p.read_text()
+        name = str(p.relative_to(ROOT))
+        if "sys.argv" in text and name != "memcli/main.py":
+            readers.append(f"{name}: sys.argv")
+        if 'os.environ["MEMCLI_DIR"] =' in text or "os.environ['MEMCLI_DIR'] =" in text:
+            readers.append(f"{name}: sets MEMCLI_DIR")
+        if re.search(r'(==|in \(|startswith\()\s*"--(dir|agent)', text) and name != "memcli/main.py":
+            readers.append(f"{name}: reads --dir or --agent by hand")
+    assert readers == []

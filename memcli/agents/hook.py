@@ -25,7 +25,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-USAGE = "usage: memcli agent-hook claude-code|cursor|codex [--agent ID]  (reads the agent's hook JSON on stdin)"
 MAX_INPUT = 1 << 20  # a hook's JSON is small; never read without end
 READ_WAIT = 2.0  # seconds to wait for it, at most (an agent that never closes stdin)
 # Claude Code keeps 10,000 characters of a hook's output and puts the rest in a file: the block
@@ -41,13 +40,11 @@ TRANSCRIPT_ENV = {"cursor": "CURSOR_TRANSCRIPT_PATH"}
 LOCK_WAIT = 3.0  # seconds a save waits for another memcli's lock before it gives up (it saves again later)
 
 
-def run(args: list[str], dir_option: str | None) -> int:
-    if any(a in ("-h", "--help") for a in args):
-        sys.stdout.write(USAGE + "\n")
-        return 0
+def run(client: str, agent: str | None, dir_option: str | None) -> int:
+    """``memcli agent-hook CLIENT [--agent ID]`` (``memcli.main`` reads the arguments)."""
     out = ""
     try:
-        client, agent = _parse(args)
+        agent = _check(client, agent)
         payload = _payload()
         event = payload.get("hook_event_name")
         if event in START_EVENTS:
@@ -73,33 +70,20 @@ class _Skip(Exception):
     """Nothing to do (and nothing to say)."""
 
 
-def _parse(args: list[str]) -> tuple[str, str]:
+def _check(client: str, agent: str | None) -> str:
+    """The agent id the session's memory is for (``dev`` unless named), once it is known valid."""
     from memcli.agents.wiring import CLIENTS, DEFAULT_AGENT
-
-    if not args or args[0] not in CLIENTS:
-        raise _Skip("unknown client")
-    agent = DEFAULT_AGENT
-    rest = args[1:]
-    while rest:
-        arg = rest.pop(0)
-        if arg in ("--agent", "-a") and rest:
-            agent = rest.pop(0)
-        elif arg.startswith("--agent="):
-            agent = arg.split("=", 1)[1]
-        elif arg == "--dir" and rest:
-            os.environ["MEMCLI_DIR"] = rest.pop(0)  # as `memcli --dir P agent-hook ...` would say
-        elif arg.startswith("--dir="):
-            os.environ["MEMCLI_DIR"] = arg.split("=", 1)[1]
-        else:
-            raise _Skip(f"unknown argument {arg!r}")
     from memcli.errors import MemcliError
     from memcli.storage.paths import validate_agent
 
+    if client not in CLIENTS:
+        raise _Skip("unknown client")
+    agent = agent or DEFAULT_AGENT
     try:
         validate_agent(agent)  # it is printed into the agent's context: only a valid id
     except MemcliError:
         raise _Skip("invalid agent id") from None
-    return args[0], agent
+    return agent
 
 
 def _payload() -> dict[str, Any]:

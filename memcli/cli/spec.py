@@ -190,3 +190,42 @@ DIR = Param(
     help="Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards).",
     metavar="PATH",
 )
+
+
+# -- entry points: what git and agents' hooks run (not in `memcli --help`) ----------------------
+# Their arguments are read by the same parser as every command's (``memcli.cli.fast.parse``);
+# ``usage`` is what a wrong call is told.  After the name, git's entry points take positionals
+# only (file names and what git passes to a hook may start with '-').
+ENTRY_POINTS = {
+    "merge-driver": CommandSpec(
+        name="merge-driver",
+        help="BASE OURS THEIRS [MARKER_SIZE] [PATH]  (run by git: `memcli init` registers it)",
+        epilog="",
+        params=(
+            Param("base", "argument", required=True, metavar="BASE"),
+            Param("ours", "argument", required=True, metavar="OURS"),
+            Param("theirs", "argument", required=True, metavar="THEIRS"),
+            Param("marker_size", "argument", metavar="MARKER_SIZE"),
+            Param("path", "argument", metavar="PATH"),
+        ),
+    ),
+    "hook": CommandSpec(
+        name="hook",
+        help="NAME [ARG...]  (run by the git hooks `memcli init` installs)",
+        epilog="",
+        params=(
+            Param("name", "argument", required=True, metavar="NAME"),
+            Param("args", "arguments", metavar="ARG..."),  # what git gives the hook: not used
+        ),
+    ),
+    "agent-hook": CommandSpec(
+        name="agent-hook",
+        help="claude-code|cursor|codex [--agent ID]  (reads the agent's hook JSON on stdin)",
+        epilog="",
+        params=(
+            Param("client", "argument", required=True, metavar="CLIENT"),
+            Param("agent", "option", flags=("--agent", "-a"), metavar="ID"),
+        ),
+    ),
+}
+POSITIONAL_ONLY = {"merge-driver", "hook"}

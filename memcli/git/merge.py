@@ -231,19 +231,17 @@ def merge_bytes(path: str, base: bytes, ours: bytes, theirs: bytes) -> tuple[byt
     return merged.encode("utf-8"), notes
 
 
-def run_driver(args: list[str]) -> int:
-    """``memcli merge-driver BASE OURS THEIRS [MARKER_SIZE] [PATH]``: what git runs.
+def run_driver(base: str, ours: str, theirs: str, marker_size: str | None = None, path: str | None = None) -> int:
+    """``memcli merge-driver BASE OURS THEIRS [MARKER_SIZE] [PATH]``: what git runs (``memcli.main``
+    reads the arguments).
 
     Writes the result into OURS.  Exit 0 when merged; 1 (a conflict, OURS holding git's
     conflict markers) when the files could not be read as memory files.  Never above 128,
     which git would take as a crash.
     """
-    if len(args) < 3:
-        sys.stderr.write("memcli: merge-driver needs BASE OURS THEIRS [MARKER_SIZE] [PATH] (run by git)\n")
-        return 2
-    base_path, ours_path, theirs_path = args[:3]
-    marker_size = args[3] if len(args) > 3 and args[3].isascii() and args[3].isdigit() else "7"
-    path = args[4] if len(args) > 4 else ours_path
+    base_path, ours_path, theirs_path = base, ours, theirs
+    marker_size = marker_size if marker_size and marker_size.isascii() and marker_size.isdigit() else "7"
+    path = path or ours_path
     if not is_conversation(path) and not is_vault_file(path):
         return text_merge(base_path, ours_path, theirs_path, marker_size)
     try:
