@@ -156,6 +156,22 @@ def test_an_open_index_takes_no_lock_file_of_its_own_after_another_process_commi
     assert held.searcher().num_docs == 2
 
 
+def test_an_index_knows_whose_files_it_has_checked(mem: Path):
+    """inject reads the index several times and checks freshness once: the first read that runs
+    does it, told by the index (``up_to_date``), not by the order of the reads."""
+    store = Store(Layout(mem))
+    store.add("dev", "decisions", "choose postgres")
+    store.add("ops", "decisions", "postgres backups nightly")
+    index = SearchIndex(store)
+    assert not index.up_to_date("dev")
+    index.search("postgres", agent="dev", fresh=False)  # answered (from the files: no index yet), not checked
+    assert not index.up_to_date("dev")
+    assert [h.body for h in index.search("postgres", agent="dev")] == ["choose postgres"]
+    assert index.up_to_date("dev") and not index.up_to_date("ops") and not index.up_to_date(None)
+    index.search("postgres")  # every agent's files
+    assert index.up_to_date("ops") and index.up_to_date(None)
+
+
 def test_corrupt_or_incompatible_index_is_rebuilt(mem: Path):
     Store(Layout(mem)).add("dev", "decisions", "choose postgres")
     assert bodies(mem, "postgres")

@@ -267,33 +267,55 @@ def gather(
             sel.held.append((category[:-1] if category.endswith("s") else category, entry_id, why))
         return False
 
-    def guarded(what: str, fn: Callable[[], None]) -> None:
-        """Build one section; whatever goes wrong there leaves the others in the block."""
+    def guarded(what: str, fn: Callable[[], Any]) -> Any:
+        """Build one section (its value, or None); whatever goes wrong there leaves the others in the block."""
         try:
-            fn()
+            return fn()
         except BaseException as exc:  # tantivy's PanicException is a BaseException
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
             reason = getattr(exc, "message", None) or getattr(exc, "strerror", None) or f"{type(exc).__name__}: {exc}"
             warn(f"{what} left out: {reason}")
 
-    index = None
-    # The agent's pinned entries, open tasks and newest real handoffs: one query of the index, which
-    # marks them when it indexes a category (reading the task and handoff files cost 5 ms at 100k
-    # entries, and the pinned entries a search of their own).  None: the query failed, read the files.
-    marked: list[Any] | None = None
+    from memcli.search.index import SearchIndex
 
-    def marks(category: str, mark: str) -> list[Any]:
+    # One index serves every read below.  Whichever read comes first brings it up to date (one
+    # check, its notice said once); the others pass fresh=False, told by the index itself
+    # (``up_to_date``), not by the order of the calls: a read that failed leaves the check to the next.
+    index = SearchIndex(store)
+
+    def reading(what: Callable[[bool], Any]) -> Any:
+        fresh = not index.up_to_date(agent)
+        result = what(fresh)
+        notice = index.notice() if fresh else None
+        if notice:
+            warn(notice)
+        return result
+
+    def marks(marked: list[Any], category: str, mark: str) -> list[Any]:
         """The marked hits of one category, in its order (newest first)."""
-        return sorted((h for h in marked or () if mark in h.marks and h.category == category), key=lambda h: h.order)
+        return sorted((h for h in marked if mark in h.marks and h.category == category), key=lambda h: h.order)
 
-    def handoff() -> None:
+    def pinned() -> list[Any]:
+        """The agent's pinned entries, open tasks and newest real handoffs: one query of the index,
+        which marks them when it indexes a category (reading the task and handoff files cost 5 ms at
+        100k entries, and the pinned entries a search of their own)."""
+        from memcli.search.ranking import PINNED_MARK
+
+        marked = reading(lambda fresh: index.marked(agent, recent=not command.strip(), fresh=fresh))
+        hits = sorted((h for h in marked if PINNED_MARK in h.marks), key=lambda h: h.id, reverse=True)
+        hits = [h for h in hits[:PINNED_MAX] if allowed(h.category, h.id, h.date, h.tags, h.body)]
+        sel.pinned = [Item(_one_line(h.body), h.id) for h in hits if h.category != "tasks"]  # the newest pin first
+        return marked
+
+    def handoff(marked: list[Any] | None) -> None:
+        """``marked``: what ``pinned`` found (None: its query failed, read the files)."""
         if "handoffs" not in store.categories:
             return
         from memcli.search.ranking import HANDOFF_MARK, HANDOFF_MARKS
 
         if marked is not None:
-            candidates = marks("handoffs", HANDOFF_MARK)
+            candidates = marks(marked, "handoffs", HANDOFF_MARK)
             for h in candidates:  # newest first: the newest real one that may be shown
                 if allowed("handoffs", h.id, h.date, h.tags, h.body):
                     sel.handoff = Item(_clean(h.body).strip(), h.id)
@@ -307,26 +329,21 @@ def gather(
                 sel.handoff = Item(_clean(e.body).strip(), e.id)
                 return
 
-    def relevant(category: str, limit: int) -> list[Item]:
-        nonlocal index
+    def relevant(category: str, limit: int, marked: list[Any] | None) -> list[Item]:
         if category not in store.categories or limit <= 0:
             return []
         if command.strip():
-            fresh = index is None  # one freshness check serves every search
-            if index is None:
-                from memcli.search.index import SearchIndex
-
-                index = SearchIndex(store)
             # Only entries that hold the task's words: a neighbour's match costs tokens and helps nothing.
-            hits = index.search(command, agent=agent, category=category, limit=limit, fresh=fresh, neighbours=False)
+            hits = reading(
+                lambda fresh: index.search(
+                    command, agent=agent, category=category, limit=limit, fresh=fresh, neighbours=False
+                )
+            )
             shown = [h for h in hits if allowed(category, h.id, h.date, h.tags, h.body)]
             if len(shown) < len(hits):  # held entries make way for the next ones
                 more = index.search(command, agent, category, limit + HELD_SPARE, fresh=False, neighbours=False)
                 shown = [h for h in more if allowed(category, h.id, h.date, h.tags, h.body)]
             hits = shown[:limit]
-            notice = index.notice()
-            if fresh and notice:
-                warn(notice)
             if explain:  # what matched but is kept out: the account --explain gives
                 from memcli.storage.store import ARCHIVED_TAG
 
@@ -341,7 +358,7 @@ def gather(
         if marked is not None:  # the newest of the category, as the index marked them
             from memcli.search.ranking import RECENT_MARK, RECENT_MARKS
 
-            recent = marks(category, RECENT_MARK)
+            recent = marks(marked, category, RECENT_MARK)
             shown = [h for h in recent if allowed(category, h.id, h.date, h.tags, h.body)]
             if len(shown) >= limit or len(recent) < RECENT_MARKS:
                 return [Item(_one_line(h.body), h.id) for h in shown[:limit]]
@@ -350,19 +367,13 @@ def gather(
         ]
         return [Item(_one_line(e.body), e.id) for e in newest[:limit]]
 
-    def decisions() -> None:
-        sel.decisions = relevant("decisions", config.inject_decisions)
-
-    def lessons() -> None:
-        sel.lessons = relevant("lessons", config.inject_lessons)
-
-    def tasks() -> None:
+    def tasks(marked: list[Any] | None) -> None:
         if "tasks" not in store.categories:
             return
         if marked is not None:
             from memcli.search.ranking import OPEN_MARK
 
-            for h in marks("tasks", OPEN_MARK):
+            for h in marks(marked, "tasks", OPEN_MARK):
                 if allowed("tasks", h.id, h.date, h.tags, h.body):
                     sel.tasks.extend(Item(_clean(t), h.id) for t in vault.open_tasks(h.body))
             return
@@ -384,25 +395,17 @@ def gather(
                 role = role if role.isascii() and role.isalpha() and len(role) <= 12 else "user"
                 sel.snapshot.append(Item(f"[{role}]: {' '.join(_clean(str(m['text'])).split())[:100]}"))
 
-    def pinned() -> None:
-        nonlocal index, marked
-        from memcli.search.index import SearchIndex
-        from memcli.search.ranking import PINNED_MARK
+    def decisions(marked: list[Any] | None) -> None:
+        sel.decisions = relevant("decisions", config.inject_decisions, marked)
 
-        index = SearchIndex(store)
-        marked = index.marked(agent, recent=not command.strip())  # brings the index up to date: no check below
-        notice = index.notice()
-        if notice:
-            warn(notice)
-        hits = sorted((h for h in marked if PINNED_MARK in h.marks), key=lambda h: h.id, reverse=True)
-        hits = [h for h in hits[:PINNED_MAX] if allowed(h.category, h.id, h.date, h.tags, h.body)]
-        sel.pinned = [Item(_one_line(h.body), h.id) for h in hits if h.category != "tasks"]  # the newest pin first
+    def lessons(marked: list[Any] | None) -> None:
+        sel.lessons = relevant("lessons", config.inject_lessons, marked)
 
-    guarded("pinned entries", pinned)
-    guarded("last handoff", handoff)
-    guarded("decisions", decisions)
-    guarded("lessons", lessons)
-    guarded("open tasks", tasks)
+    marked = guarded("pinned entries", pinned)  # None: the query failed; the sections read the files
+    guarded("last handoff", lambda: handoff(marked))
+    guarded("decisions", lambda: decisions(marked))
+    guarded("lessons", lambda: lessons(marked))
+    guarded("open tasks", lambda: tasks(marked))
     guarded("recovery snapshot", snapshot)
     guarded("stale references", lambda: _mark_stale(sel, str(layout.root)))
     prov = provenance()

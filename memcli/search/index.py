@@ -77,6 +77,9 @@ class SearchIndex:
         self.stale = False  # set by search(): the index could not be brought up to date
         self.problem: str | None = None  # set by search(): why, when it was not the lock
         self._stale_files: list[str] = []
+        # Whose files a freshness check has looked at in this object's life (None: every agent's):
+        # a reader that searches several times checks once, whichever search comes first.
+        self.checked: set[str | None] = set()
         self._pending: Path | None = None  # a built index that could not be swapped in yet
         self._versions: dict[tuple[str, str], dict[int, int]] | None = None  # see newest_version
         self.explain = False  # set by search --explain: hits carry what each clause of the query added
@@ -453,12 +456,17 @@ class SearchIndex:
                 return kept[:limit]
             asked, fresh = asked * 4, False
 
-    def marked(self, agent: str, recent: bool = False) -> list[Hit]:
+    def marked(self, agent: str, recent: bool = False, fresh: bool = True) -> list[Hit]:
         """The agent's marked entries (ranking.MARKS: pinned ones, those with open tasks, the newest
         real handoffs; with ``recent`` the newest of each category too), as current as a search's;
         each hit's ``order`` is its place in its category."""
         self._recent = recent
-        return self._search("", agent, None, 0, True, False, marked=True)
+        return self._search("", agent, None, 0, fresh, False, marked=True)
+
+    def up_to_date(self, agent: str | None) -> bool:
+        """Whether a freshness check covering ``agent``'s files already ran (``checked``): a next
+        search may pass ``fresh=False``."""
+        return None in self.checked or agent in self.checked
 
     def is_current(self, hit: Hit) -> bool:
         """Neither archived nor replaced by a newer version: what search and inject show."""
@@ -503,6 +511,7 @@ class SearchIndex:
                 self.problem = f"the index could not be updated ({_reason(exc)})"
                 stale = [ALL]
             self._stale_files = stale
+            self.checked.add(agent)
         self.stale = bool(stale)
         try:
             return self._search_with(stale, text, agent, category, limit, neighbours, tag_only, marked)
