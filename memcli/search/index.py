@@ -28,6 +28,7 @@ from memcli.errors import LockTimeout, MemcliError
 from memcli.storage.fsutil import OutsideMemory, atomic_write, guard, make_dirs, remove, remove_tree, rename, warn
 from memcli.storage.store import ARCHIVED_TAG, Store
 from memcli.search.freshness import (
+    DIGEST,
     MANIFEST,
     SCHEMA_VERSION,
     Freshness,
@@ -64,8 +65,28 @@ if TYPE_CHECKING:
 
 PROGRESS_ENTRIES = 5_000  # a (re)build of at least this many entries shows a bar on a terminal
 SEARCH_LOCK_TIMEOUT = 0.0  # readers never wait for the lock
-ALL = "*"  # in a list of stale files: the whole index is unusable
-PENDING = "+"  # ... and a complete new index waits in self._pending (the lock was busy to swap it in)
+
+
+class Stale:
+    """What a freshness check left the index without: the units (``agent/category``) whose changes
+    it does not hold (another process held the lock; they are answered from their files), or all
+    of it (``everything``: no usable index), or all of it while a complete new index waits in
+    ``SearchIndex._pending`` (``pending``: built, but the lock was busy to swap it in)."""
+
+    __slots__ = ("units", "everything", "pending")
+
+    def __init__(self, units: list[str] | None = None, everything: bool = False, pending: bool = False):
+        self.units = units or []
+        self.everything, self.pending = everything or pending, pending
+
+    def __bool__(self) -> bool:
+        return bool(self.units) or self.everything
+
+    def __repr__(self) -> str:
+        return f"Stale({self.units!r}, everything={self.everything}, pending={self.pending})"
+
+
+FRESH = Stale()
 
 
 class SearchIndex:
@@ -76,7 +97,7 @@ class SearchIndex:
         self._index: tv.Index | None = None
         self.stale = False  # set by search(): the index could not be brought up to date
         self.problem: str | None = None  # set by search(): why, when it was not the lock
-        self._stale_files: list[str] = []
+        self._stale = FRESH
         # Whose files a freshness check has looked at in this object's life (None: every agent's):
         # a reader that searches several times checks once, whichever search comes first.
         self.checked: set[str | None] = set()
@@ -332,20 +353,19 @@ class SearchIndex:
 
     def ensure_fresh(
         self, lock_timeout: float = SEARCH_LOCK_TIMEOUT, progress: bool = True, agent: str | None = None
-    ) -> list[str]:
+    ) -> Stale:
         """Bring the index up to date with the files on disk (those of one agent, if given: a search
         of that agent's memory needs no more); cheap when nothing changed.
 
-        Returns the files whose changes the index does not hold ([] when it is fresh; ``[ALL]``
-        when there is no usable index): another process held the memory lock.  A broken
-        index is rebuilt.
+        Returns what the index does not hold (``FRESH``, false, when it holds everything): another
+        process held the memory lock.  A broken index is rebuilt.
         """
         manifest = self.load_manifest() if self.exists() else None
-        changed: list[str] = [ALL]
+        changed: list[str] = []
         if manifest is not None:
             changed, restat = self.changed_files(manifest, agent)
             if not changed and not restat:
-                return []
+                return FRESH
         from memcli.storage.fsutil import file_lock
 
         rebuild = False
@@ -358,8 +378,7 @@ class SearchIndex:
                     rebuild = True  # built below, without the lock: a big vault takes seconds
                 else:
                     now_changed, restat = self.changed_files(manifest, agent)
-                    for key, rec in restat.items():
-                        self.freshness.record(manifest, key, (rec[0], rec[1], rec[2]), rec[3])
+                    manifest["files"].update(restat)  # new stamps, same content
                     try:
                         if now_changed:
                             self._apply(manifest, now_changed)
@@ -369,12 +388,17 @@ class SearchIndex:
                         _reraise_interrupts(exc)
                         rebuild = True
         except LockTimeout:
-            return [key for key in changed if not key.endswith("/.removed")] + [
-                f"{key.split('/')[0]}/{c}"
-                for key in changed
-                if key.endswith("/.removed")
-                for c in self.store.categories
-            ]
+            if manifest is None:
+                return Stale(everything=True)
+            return Stale(
+                [key for key in changed if not key.endswith("/.removed")]
+                + [
+                    f"{key.split('/')[0]}/{c}"
+                    for key in changed
+                    if key.endswith("/.removed")
+                    for c in self.store.categories
+                ]
+            )
         if rebuild:
             tmp = self._build(progress)
             try:
@@ -385,8 +409,8 @@ class SearchIndex:
 
                 self._pending = tmp
                 atexit.register(_discard_build, tmp, self.layout.memory)  # a copy no other process will use
-                return [PENDING]
-        return []
+                return Stale(pending=True)
+        return FRESH
 
     def _compatible(self) -> bool:
         try:
@@ -415,7 +439,7 @@ class SearchIndex:
         keys = [f"{agent}/{category}"]
         removed = self.freshness.read(f"{agent}/.removed")
         rec = manifest["files"].get(f"{agent}/.removed")
-        if removed and (rec is None or rec[3] != sha1(removed)):
+        if removed and (rec is None or rec[DIGEST] != sha1(removed)):
             keys.append(f"{agent}/.removed")
         try:
             self._apply(manifest, keys)
@@ -501,7 +525,7 @@ class SearchIndex:
         tag_only: bool = False,
         marked: bool = False,
     ) -> list[Hit]:
-        stale = self._stale_files  # what the last freshness check left (a second search skips the check)
+        stale = self._stale  # what the last freshness check left (a second search skips the check)
         if fresh:
             self._versions = None
             try:
@@ -509,8 +533,8 @@ class SearchIndex:
             except BaseException as exc:  # could not rebuild (a read-only disk, a full one): answer from memory
                 _reraise_interrupts(exc)
                 self.problem = f"the index could not be updated ({_reason(exc)})"
-                stale = [ALL]
-            self._stale_files = stale
+                stale = Stale(everything=True)
+            self._stale = stale
             self.checked.add(agent)
         self.stale = bool(stale)
         try:
@@ -527,13 +551,13 @@ class SearchIndex:
 
             with file_lock(self.layout.lock_path, SEARCH_LOCK_TIMEOUT):
                 self._rebuild(progress=False)
-            return self._search_with([], text, agent, category, limit, neighbours, tag_only, marked)
+            return self._search_with(FRESH, text, agent, category, limit, neighbours, tag_only, marked)
         except BaseException as exc:
             if not _is_failure(exc):
                 raise
             self.stale = True
-            self._stale_files = [ALL]
-            return self._search_with([ALL], text, agent, category, limit, neighbours, tag_only, marked)
+            self._stale = Stale(everything=True)
+            return self._search_with(self._stale, text, agent, category, limit, neighbours, tag_only, marked)
 
     def notice(self) -> str | None:
         """What a search should say on stderr about the cache, if anything.
@@ -552,7 +576,7 @@ class SearchIndex:
 
     def _search_with(
         self,
-        stale: list[str],
+        stale: Stale,
         text: str,
         agent: str | None,
         category: str | None,
@@ -561,20 +585,20 @@ class SearchIndex:
         tag_only: bool = False,
         marked: bool = False,
     ) -> list[Hit]:
-        """Search the disk index, with the stale files answered from an in-memory index of them
+        """Search the disk index, with the stale units answered from an in-memory index of them
         (``marked``: every marked entry of ``agent``, ``limit`` unused)."""
         args = (text, agent, category, limit)
-        if PENDING in stale and self._pending is not None:
+        if stale.pending and self._pending is not None:
             built = _on_disk(self.schema, self._pending)
             built.reload()
             return self._search_index(built, *args, [], neighbours, tag_only, marked)
-        if ALL in stale or not self.exists():
+        if stale.everything or not self.exists():
             return self._search_index(self._ram_index(), *args, [], neighbours, tag_only, marked)
         index = self._open()
         index.reload()
-        hits = self._search_index(index, *args, stale, neighbours, tag_only, marked)
+        hits = self._search_index(index, *args, stale.units, neighbours, tag_only, marked)
         if stale:
-            hits += self._search_index(self._ram_index(stale), *args, [], neighbours, tag_only, marked)
+            hits += self._search_index(self._ram_index(stale.units), *args, [], neighbours, tag_only, marked)
             hits.sort(key=lambda h: h.score, reverse=True)
         return hits if marked else hits[:limit]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from memcli.errors import MemcliError
+from memcli.search.freshness import FILES
 from memcli.storage.store import Store
 
 TYPE_CHECKING = False  # names for annotations only
@@ -175,5 +176,5 @@ def index_status(
         "exists": True,
         "fresh": not changed,
         "changed_files": len(changed),
-        "indexed_files": sum(rec[0] for k, rec in manifest["files"].items() if not k.endswith("/.removed")),
+        "indexed_files": sum(rec[FILES] for k, rec in manifest["files"].items() if not k.endswith("/.removed")),
     }
