@@ -134,3 +134,14 @@ def test_one_reader_of_the_command_line():
         if re.search(r'(==|in \(|startswith\()\s*"--(dir|agent)', text) and name != "memcli/main.py":
             readers.append(f"{name}: reads --dir or --agent by hand")
     assert readers == []
+
+
+def test_one_rule_says_which_folders_are_agents():
+    """storage.paths.may_be_agent is the rule; the store, the freshness check, the merge driver,
+    provenance and trust ask it instead of spelling it out."""
+    spelled = sorted(
+        str(p.relative_to(ROOT))
+        for p in PACKAGE.rglob("*.py")
+        if re.search(r"""(!=|==) ["']conversations["']|startswith\(\(["']\.["'], ["']_["']\)\)""", p.read_text())
+    )
+    assert spelled == ["memcli/git/resolve.py", "memcli/storage/paths.py"]  # resolve walks sessions too

@@ -203,7 +203,9 @@ def is_vault_file(path: str) -> bool:
         agent, category, memory = parts[-3], parts[-2], parts[:-3]
     else:
         return False
-    if agent.startswith((".", "_")) or agent == "conversations":
+    from memcli.storage.paths import may_be_agent
+
+    if not may_be_agent(agent):
         return False
     if category in DEFAULT_CATEGORIES:
         return True

@@ -39,7 +39,7 @@ from __future__ import annotations
 import os
 import re
 
-from memcli.storage.paths import PROJECT_FILE, Layout
+from memcli.storage.paths import PROJECT_FILE, Layout, may_be_agent
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -581,7 +581,7 @@ def _kind(rel: str) -> tuple[str, str] | str | None:
     if rel == "config.toml":
         return "config"
     parts = rel.split("/")
-    if not parts[-1].endswith(".md") or parts[0].startswith((".", "_")) or parts[0] == "conversations":
+    if not parts[-1].endswith(".md") or not may_be_agent(parts[0]):
         return None
     if len(parts) == 3:
         return parts[0], parts[1]

@@ -16,7 +16,7 @@ invisible characters is shown with them made visible; no block ever holds one.
 from __future__ import annotations
 
 from memcli.git.provenance import NOTHING, Hold, Provenance, provenance
-from memcli.storage.paths import Layout
+from memcli.storage.paths import Layout, may_be_agent
 
 __all__ = ["NOTHING", "Provenance", "provenance", "flagged", "verdict", "project_verdict", "LEFT_OUT"]
 
@@ -241,12 +241,7 @@ def _memory_files(text_files: list[str]) -> list[str]:
     out = []
     for rel in text_files:
         parts = rel.split("/")
-        if rel == "_project.md" or (
-            len(parts) in (2, 3)
-            and parts[-1].endswith(".md")
-            and not parts[0].startswith((".", "_"))
-            and parts[0] != "conversations"
-        ):
+        if rel == "_project.md" or (len(parts) in (2, 3) and parts[-1].endswith(".md") and may_be_agent(parts[0])):
             out.append(rel)
     return out
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from memcli.errors import MemcliError
 from memcli.storage.fsutil import read_inside, warn
-from memcli.storage.paths import Layout
+from memcli.storage.paths import Layout, may_be_agent
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
 if TYPE_CHECKING:
@@ -199,11 +199,7 @@ class Freshness:
         memory = str(self.layout.memory)
         try:
             with os.scandir(memory) as entries:
-                return [
-                    e.name
-                    for e in entries
-                    if not e.name.startswith((".", "_")) and e.name != "conversations" and e.is_dir()
-                ]
+                return [e.name for e in entries if may_be_agent(e.name) and e.is_dir()]
         except FileNotFoundError:
             return []
 

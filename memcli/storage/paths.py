@@ -19,6 +19,14 @@ _AGENT_RE = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 RESERVED_AGENTS = {CONVERSATIONS_DIR}
 
 
+def may_be_agent(name: str) -> bool:
+    """Whether a name in ``.memory/`` can be an agent's folder: not memcli's own (``.vault``,
+    ``_project.md``, ``.removed``, other dot and underscore names) nor the conversations folder.
+    The one rule the store, the index's freshness check, the merge driver and provenance share;
+    whether the name is a valid id is ``validate_agent``'s to say."""
+    return not name.startswith((".", "_")) and name not in RESERVED_AGENTS
+
+
 def validate_agent(agent: str) -> str:
     """Return the agent id, or raise InvalidName with a clear reason."""
     if agent in RESERVED_AGENTS:

@@ -39,7 +39,7 @@ from memcli.storage.fsutil import (
     remove,
     warn,
 )
-from memcli.storage.paths import CONVERSATIONS_DIR, Layout, validate_agent, validate_category
+from memcli.storage.paths import Layout, may_be_agent, validate_agent, validate_category
 from memcli.storage.vault import Entry
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
@@ -369,7 +369,7 @@ class Store:
             except OSError:
                 pass
         for name in names:
-            if name.startswith((".", "_")) or name == CONVERSATIONS_DIR:
+            if not may_be_agent(name):
                 continue
             folder = self.layout.memory / name
             if folder.is_symlink() and not is_inside(folder, self.layout.memory):

@@ -41,6 +41,7 @@ from memcli.storage import checkpoints
 
 from memcli.storage import vault
 from memcli.errors import MemcliError
+from memcli.storage.paths import CONVERSATIONS_DIR
 from memcli.storage.fsutil import atomic_write, read_inside, remove
 from memcli.output import progress
 from memcli.storage.store import COMPACTED_TAG as COMPACTED
@@ -180,7 +181,7 @@ def _ended(path, stored, messages: list[dict], config) -> bool:
     is older than a checkpoint stays valid (the clone that ran it starts a new file), and for
     memcli 0.2's one-file conversation, to which nothing is appended any more.  A file that one
     clone trims while another appends to it would conflict in a merge that has no driver."""
-    if stored.closed or path.parent.name == "conversations":
+    if stored.closed or path.parent.name == CONVERSATIONS_DIR:
         return True
     newest = max((m.get("ts") or 0 for m in messages), default=0)
     return (
