@@ -56,25 +56,32 @@ from memcli.upkeep.compact_log import LOG, is_due, last_run  # noqa: F401  (the 
 @dataclass
 class CompactReport:
     timestamp: str = ""
-    checkpointsCleaned: int = 0
-    conversationsTrimmed: int = 0
-    vaultEntriesMerged: int = 0
-    indexRebuilt: bool = False
-    legacyFilesCleaned: int = 0
-    tombstonesCleaned: int = 0
-    tempFilesCleaned: int = 0
-    duplicatesDropped: int = 0
-    idsRenumbered: int = 0
-    removedEntriesDropped: int = 0
-    filesNormalised: int = 0
-    insightsExtracted: int = 0
-    dryRun: bool = False
+    checkpoints_cleaned: int = 0
+    conversations_trimmed: int = 0
+    vault_entries_merged: int = 0
+    index_rebuilt: bool = False
+    legacy_files_cleaned: int = 0
+    tombstones_cleaned: int = 0
+    temp_files_cleaned: int = 0
+    duplicates_dropped: int = 0
+    ids_renumbered: int = 0
+    removed_entries_dropped: int = 0
+    files_normalised: int = 0
+    insights_extracted: int = 0
+    dry_run: bool = False
     skipped: bool = False
     actions: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # what was left as it is, and why
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """As ``compact --json`` prints it and ``compact-log.json`` keeps it: the keys in camelCase,
+        as the original's log has them (``checkpointsCleaned``, ...)."""
+        return {_camel(k): v for k, v in asdict(self).items()}
+
+
+def _camel(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(word.capitalize() for word in rest)
 
 
 def _processed_ids(store: Store) -> set[str]:
@@ -139,7 +146,7 @@ def _compact_conversation(
     keep = config.compact_keep_messages
     if len(jsonl_only) > keep and _ended(path, stored, jsonl_only, config):
         old, recent = jsonl_only[:-keep], jsonl_only[-keep:]
-        report.conversationsTrimmed += 1
+        report.conversations_trimmed += 1
         report.actions.append(f"trim conversations/{name}: {len(old)} older messages removed")
         base = max((m.get("ts") or 0 for m in old), default=0)
         base = base if isinstance(base, int) and 0 < base < vault.MAX_ID else 1
@@ -149,7 +156,7 @@ def _compact_conversation(
             known = extract.known_keys(e.body for e in store.read(agent, category))
             new = [i for i in items if extract.dedupe_key(i) not in known]
             if new:
-                report.insightsExtracted += len(new)
+                report.insights_extracted += len(new)
                 report.actions.append(f"extract {len(new)} {category} for {agent}")
                 if not dry:
                     body = "\n".join(f"- {i}" for i in new)
@@ -169,7 +176,7 @@ def _compact_conversation(
                 layout, path, recent, stored.trimmed | {m["id"] for m in old}, stored.other, stored.closed
             )
     elif conversations.serialize(jsonl_only, stored.trimmed, stored.other, stored.closed) != raw:
-        report.filesNormalised += 1
+        report.files_normalised += 1
         report.actions.append(f"tidy conversations/{name} (duplicate or unordered lines)")
         if not dry:
             conversations.write_conversation(layout, path, jsonl_only, stored.trimmed, stored.other, stored.closed)
@@ -250,7 +257,7 @@ def _step_copies(store: Store, report: CompactReport, dry: bool, unreadable: set
 
         store.transform(agent, category, change)
         if dropped:
-            report.duplicatesDropped += len(dropped)
+            report.duplicates_dropped += len(dropped)
             report.actions.append(
                 f"merge copies {agent}/{category}: {len(dropped)} entries said what an older one says"
             )
@@ -289,7 +296,7 @@ def _step_cap(store: Store, report: CompactReport, dry: bool, unreadable: set[tu
 
         store.transform(agent, category, change)
         if folded:
-            report.vaultEntriesMerged += len(folded)
+            report.vault_entries_merged += len(folded)
             which = f" ({', '.join(map(str, folded))})" if dry else ""  # --dry-run says what would go
             report.actions.append(f"cap {agent}/{category}: {len(folded)} older entries summarised into one{which}")
 
@@ -345,7 +352,7 @@ def _step_checkpoints(store: Store, report: CompactReport, dry: bool) -> None:
         data = checkpoints.read_checkpoint(path, store.layout.memory)
         if data is not None and checkpoints.checkpoint_age_ms(data, now) <= max_age:
             continue
-        report.checkpointsCleaned += 1
+        report.checkpoints_cleaned += 1
         report.actions.append(f"delete {'corrupt' if data is None else 'stale'} checkpoint {path.name}")
         if not dry:
             with store.lock():  # a checkpoint saved meanwhile is fresh: keep it
@@ -362,7 +369,7 @@ def _step_legacy(store: Store, report: CompactReport, dry: bool) -> None:
     if store.layout.conversations.is_dir():
         candidates += list(store.layout.conversations.glob("*.json.bak"))
     for path in sorted(candidates):
-        report.legacyFilesCleaned += 1
+        report.legacy_files_cleaned += 1
         report.actions.append(f"delete migrated legacy file {path.relative_to(memory)}")
         if not dry:
             path.unlink(missing_ok=True)
@@ -430,7 +437,7 @@ def settled_tombstones(store: Store, keys: list[str]) -> list[str]:
 def _step_tombstones(store: Store, report: CompactReport, dry: bool) -> None:
     memory = store.layout.memory
     for key in settled_tombstones(store, tombstones(store)):
-        report.tombstonesCleaned += 1
+        report.tombstones_cleaned += 1
         report.actions.append(f"delete {key} (an emptied file: its removal is settled)")
         if not dry:
             with store.lock():  # still empty: nothing was written into it meanwhile
@@ -459,7 +466,7 @@ def _step_temp_files(store: Store, report: CompactReport, dry: bool) -> None:
     with store.lock():
         cleaned = clean_stale_temp(folders, memory, dry_run=dry)
     if cleaned:
-        report.tempFilesCleaned += cleaned
+        report.temp_files_cleaned += cleaned
         report.actions.append(f"delete {cleaned} temporary file{'s' if cleaned > 1 else ''} left by writes cut short")
 
 
@@ -467,7 +474,7 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
     """Compact the memory.  No lock is held for the whole run: each file is prepared without it
     and written under it only if nothing changed meanwhile, so writers and readers never wait
     long.  A file that cannot be read is left as it is and reported in ``problems``."""
-    report = CompactReport(dryRun=dry_run)
+    report = CompactReport(dry_run=dry_run)
     store.layout.require()
     if if_due and not is_due(store):
         report.skipped = True
@@ -483,11 +490,11 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
             unreadable.add((agent, category))
             report.problems.append(f"{agent}/{category}: {exc.message}; left as it is")
             continue
-        report.duplicatesDropped += counts["duplicates"]
-        report.idsRenumbered += counts["renumbered"]
-        report.removedEntriesDropped += counts["removed"]
+        report.duplicates_dropped += counts["duplicates"]
+        report.ids_renumbered += counts["renumbered"]
+        report.removed_entries_dropped += counts["removed"]
         if counts["changed"]:
-            report.filesNormalised += 1
+            report.files_normalised += 1
             report.actions.append(f"tidy {agent}/{category}")
     for agent in store.agents():  # memcli 0.1's removal records: folded into the files above
         legacy = store.layout.removed_file(agent)
@@ -506,7 +513,7 @@ def compact(store: Store, dry_run: bool = False, if_due: bool = False) -> Compac
 
         try:
             left = SearchIndex(store).ensure_fresh(lock_timeout=store.config.vault_lock_timeout, progress=True)
-            report.indexRebuilt = not left
+            report.index_rebuilt = not left
             if left:
                 report.problems.append("the search index was not updated (another memcli process held the lock)")
         except BaseException as exc:  # the index is a cache: report, never fail compaction for it

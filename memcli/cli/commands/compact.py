@@ -61,10 +61,10 @@ def run(
     elif not dry_run:
         plural = output.plural
         output.echo(
-            f"compacted: {plural(report.checkpointsCleaned, 'checkpoint')},"
-            f" {plural(report.conversationsTrimmed, 'conversation')},"
-            f" {plural(report.vaultEntriesMerged, 'entry', 'entries')} summarised,"
-            f" {plural(report.duplicatesDropped, 'duplicate')} dropped, {plural(report.idsRenumbered, 'id')} renumbered,"
-            f" {plural(report.legacyFilesCleaned, 'legacy file')}"
+            f"compacted: {plural(report.checkpoints_cleaned, 'checkpoint')},"
+            f" {plural(report.conversations_trimmed, 'conversation')},"
+            f" {plural(report.vault_entries_merged, 'entry', 'entries')} summarised,"
+            f" {plural(report.duplicates_dropped, 'duplicate')} dropped, {plural(report.ids_renumbered, 'id')} renumbered,"
+            f" {plural(report.legacy_files_cleaned, 'legacy file')}"
         )
     return 0
