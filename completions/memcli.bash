@@ -167,7 +167,7 @@ _memcli() {
             ;;
         status)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--json --user --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return

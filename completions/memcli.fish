@@ -157,6 +157,7 @@ complete -c memcli -n '__fish_seen_subcommand_from show' -l dir -r -d 'Folder ho
 complete -c memcli -n '__fish_seen_subcommand_from show' -l help -s h -d 'Show this message and exit.'
 complete -c memcli -n '__fish_seen_subcommand_from show' -a '(memcli __complete agents 2>/dev/null)'
 complete -c memcli -n '__fish_seen_subcommand_from status' -l json -d 'Print the report as JSON.'
+complete -c memcli -n '__fish_seen_subcommand_from status' -l user -d 'Your personal memory, not the project\'s.'
 complete -c memcli -n '__fish_seen_subcommand_from status' -l dir -r -d 'Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards).'
 complete -c memcli -n '__fish_seen_subcommand_from status' -l help -s h -d 'Show this message and exit.'
 complete -c memcli -n '__fish_seen_subcommand_from status' -a '(memcli __complete agents 2>/dev/null)'

@@ -150,7 +150,7 @@ CASES = {
         ["x"],
     ],
     "resolve": [[], ["--json"], ["x"]],
-    "status": [[], ["dev"], ["dev", "--json"], ["a", "b"]],
+    "status": [[], ["dev"], ["dev", "--json"], ["a", "b"], ["--user", "--json"]],
     "setup": [["claude-code"], ["cursor", "--agent", "fe", "--remove", "-q"], ["codex", "-a", "x"], [], ["a", "b"]],
     "mcp": [[], ["x"], ["--dir", "/tmp"]],
     "ui": [

@@ -75,6 +75,10 @@ def test_personal_memory_is_injected_in_every_repository_and_committed_in_none(t
     assert status(root) == ""
     run("search", "uv", cwd=b, env=env, check=True)  # reading it leaves its repository clean
     assert status(root) == ""
+    told = run("status", cwd=b, env=env, check=True).stdout
+    assert f"personal memory: {root / '.memory'} (memcli status --user)" in told
+    report = json.loads(run("status", "--user", "--json", cwd=b, env=env, check=True).stdout)
+    assert report["root"] == str(root) and report["agents"]["dev"]["entries"] == 1
 
 
 def test_the_personal_folder_honours_xdg_the_home_default_and_the_override(tmp_path: Path):
@@ -368,3 +372,19 @@ def test_no_personal_memory_costs_inject_one_stat(tmp_path: Path):
     assert done.stderr.strip().splitlines()[-1] == "[]"  # nothing of it opened or listed
     assert "memcli.upkeep.personal" not in imported_modules(["inject", "dev", "redis"], repo, env)
     assert not os.path.exists(tmp_path / "xdg-data")
+
+
+def test_commands_run_in_the_personal_folder_see_it_once(tmp_path: Path):
+    """cd into the personal memory's folder: it is the memory found there, and it is not counted twice."""
+    env = user_env(tmp_path)
+    mine = int(run("add", "--user", "dev", "lessons", PERSONAL_TEXT, cwd=tmp_path, env=env, check=True).stdout)
+    root = personal_root(tmp_path)
+    hits = json.loads(run("search", "uv", "--json", cwd=root, env=env, check=True).stdout)
+    assert [(h["id"], h["scope"]) for h in hits] == [(mine, "user")]
+    assert [r["id"] for r in json.loads(run("list", "--json", cwd=root / ".memory", env=env, check=True).stdout)] == [
+        mine
+    ]
+    assert json.loads(run("show", str(mine), "--json", cwd=root, env=env, check=True).stdout)["scope"] == "user"
+    assert run("inject", "dev", "uv", cwd=root, env=env, check=True).stdout.count("Use uv") == 1
+    done = run("archive", str(mine), cwd=root, env=env, check=True)
+    assert done.stderr.strip() == f"archived dev/lessons {mine} (personal memory)"

@@ -60,18 +60,19 @@ def scoped(dir_option: str | None, user: bool, project: bool, find: Callable[[ap
     if user:
         mine = memory(None, user=True)
         return mine, find(mine)
+    mem = None
     try:
         mem = memory(dir_option)
         found = find(mem)
     except (NotFound, NotInitialized) as exc:
-        if project or not personal_exists():
+        if project or not personal_exists() or (mem is not None and mem.personal):
             raise
         try:
             mine = memory(None, user=True)
             return mine, find(mine)
         except MemcliError:
             raise exc from None
-    if not project and personal_exists():
+    if not project and not mem.personal and personal_exists():
         try:
             find(memory(None, user=True))
         except MemcliError:
@@ -103,10 +104,14 @@ def scopes(dir_option: str | None, user: bool, project: bool, category: str | No
     mine = personal_layout()
     if not user:
         try:
-            found.append(("project", api.Memory(store=Store(find_layout(dir_option)))))  # a read: no index upkeep
+            here = find_layout(dir_option)
         except NotInitialized:
             if project or not mine.exists():
                 raise
+        else:
+            found.append(("user" if here.personal else "project", api.Memory(store=Store(here))))  # no index upkeep
+            if here.personal:  # run in the personal memory's own folder: it is the one memory here
+                return found
     if project:
         return found
     if not mine.exists():

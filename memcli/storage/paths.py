@@ -146,6 +146,14 @@ def personal_layout() -> PersonalLayout:
     return PersonalLayout(personal_root())
 
 
+def _as_personal(layout: Layout) -> Layout:
+    """The layout, known as the personal memory when it is that (a command run in its folder)."""
+    mine = personal_layout()
+    if mine.exists() and os.path.realpath(mine.root) == os.path.realpath(layout.root):
+        return mine
+    return layout
+
+
 def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start: Path | None = None) -> Layout:
     """The memory tree for ``--dir``/``MEMCLI_DIR``, else the nearest ``.memory/`` upwards from
     ``start`` (default: the current folder)."""
@@ -154,7 +162,7 @@ def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start
         path = Path(explicit).expanduser()
         if path.name == MEMORY_DIR and path.is_dir():
             path = path.parent
-        layout = Layout(path.absolute())
+        layout = _as_personal(Layout(path.absolute()))
         if must_exist and not path.is_dir():
             source = "--dir" if dir_option else "MEMCLI_DIR"
             raise NotInitialized(f"{source} {explicit}: no such folder")
@@ -162,7 +170,7 @@ def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start
     cwd = start or Path.cwd()
     for folder in (cwd, *cwd.parents):
         if (folder / MEMORY_DIR).is_dir():
-            return Layout(folder)
+            return _as_personal(Layout(folder))
     if must_exist:
         raise NotInitialized(f"no {MEMORY_DIR}/ found in {cwd} or any folder above it — run `memcli init` first")
     return Layout(cwd)
