@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from .conftest import clean_env, git, imported_modules, run
 
@@ -388,3 +390,39 @@ def test_commands_run_in_the_personal_folder_see_it_once(tmp_path: Path):
     assert run("inject", "dev", "uv", cwd=root, env=env, check=True).stdout.count("Use uv") == 1
     done = run("archive", str(mine), cwd=root, env=env, check=True)
     assert done.stderr.strip() == f"archived dev/lessons {mine} (personal memory)"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    project=st.lists(st.text(alphabet="abc xyz\u00e9-#:", min_size=1, max_size=300), max_size=4),
+    personal=st.lists(st.text(alphabet="abc xyz\u00e9-#:", min_size=1, max_size=300), min_size=1, max_size=4),
+    budget=st.integers(min_value=1, max_value=400),
+    task=st.sampled_from(["", "abc", "xyz abc"]),
+)
+def test_the_block_with_personal_memory_never_exceeds_its_budget(project, personal, budget, task):
+    import tempfile
+
+    from memcli.recall import block
+    from memcli.storage.paths import Layout, PersonalLayout
+    from memcli.storage.store import Store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        here, mine = Path(tmp, "repo"), Path(tmp, "personal")
+        saved = os.environ.get("MEMCLI_USER_DIR")
+        os.environ["MEMCLI_USER_DIR"] = str(mine)
+        try:
+            for root, texts, layout in ((here, project, Layout(here)), (mine, personal, PersonalLayout(mine))):
+                (root / ".memory").mkdir(parents=True)
+                store = Store(layout)
+                for n, text in enumerate(texts):
+                    if text.strip():
+                        store.add("dev", ("decisions", "lessons")[n % 2], text)
+            sel, used = block.build(Layout(here), "dev", task, budget, False, lambda m: None, record_use=False)
+            assert block.tokens(sel.render()) <= budget == used
+            shown = {i.id for i in sel.personal}
+            assert shown <= {e.entry.id for e in Store(PersonalLayout(mine)).iter_entries()}
+        finally:
+            if saved is None:
+                os.environ.pop("MEMCLI_USER_DIR", None)
+            else:
+                os.environ["MEMCLI_USER_DIR"] = saved
