@@ -27,7 +27,7 @@ _memcli() {
     case "$cmd" in
         add)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--tag -t --allow-secret --allow --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--tag -t --allow-secret --allow --user --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -38,7 +38,7 @@ _memcli() {
             ;;
         archive)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--json --user --project --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -60,12 +60,12 @@ _memcli() {
             ;;
         compact)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--dry-run --if-due --json --quiet -q --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--dry-run --if-due --json --quiet -q --user --dir --help -h" -- "$cur")); return
             fi
             ;;
         done)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--quiet -q --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--quiet -q --user --project --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -73,7 +73,7 @@ _memcli() {
             ;;
         edit)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--tag -t --allow-secret --allow --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--tag -t --allow-secret --allow --user --project --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -86,7 +86,7 @@ _memcli() {
             ;;
         inject)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--budget -b --format -f --explain --instructions --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--budget -b --format -f --explain --instructions --project --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -94,7 +94,7 @@ _memcli() {
             ;;
         list)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--category -c --tag -t --limit -n --archived --json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--category -c --tag -t --limit -n --archived --json --user --project --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -112,7 +112,7 @@ _memcli() {
             ;;
         pin)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--json --user --project --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -141,7 +141,7 @@ _memcli() {
             ;;
         rm)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--yes -y --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--yes -y --user --project --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -149,7 +149,7 @@ _memcli() {
             ;;
         search)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--agent -a --category -c --limit -n --archived --all --explain --json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--agent -a --category -c --limit -n --archived --all --explain --json --user --project --dir --help -h" -- "$cur")); return
             fi
             ;;
         setup)
@@ -159,7 +159,7 @@ _memcli() {
             ;;
         show)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--json --user --project --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -167,7 +167,7 @@ _memcli() {
             ;;
         status)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--json --user --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -175,7 +175,7 @@ _memcli() {
             ;;
         supersede)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--tag -t --allow-secret --allow --json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--tag -t --allow-secret --allow --json --user --project --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -196,7 +196,7 @@ _memcli() {
             ;;
         unarchive)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--json --user --project --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -204,7 +204,7 @@ _memcli() {
             ;;
         unpin)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--json --user --project --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return

@@ -341,8 +341,8 @@ def find(
     root = str(store.layout.root)
     if hits:
         prov, memo = trust.provenance(store.layout), trust.Verdicts(store.layout)
-        for hit in hits:  # the few paths of the hits shown: one lstat each
-            hit.stale = missing(root, cited_paths(hit.body))
+        for hit in hits:  # the few paths of the hits shown: one lstat each (none for personal memory: no repository)
+            hit.stale = [] if store.layout.personal else missing(root, cited_paths(hit.body))
             hit.superseded_by = index.newest_version(hit) if archived else None
             hit.held = trust.verdict(prov, hit.agent, hit.category, hit.id, hit.date, hit.tags, hit.body, memo)
         memo.save()
@@ -448,6 +448,28 @@ def open_store(layout: Layout) -> Store:
     return store
 
 
+def open_personal() -> Store:
+    """The developer's personal memory as a face opens it (``open_store``), outside every
+    repository (``paths.personal_root``); refused in one line when memcli must not use it (a
+    symlinked ``.memory``).  A write makes it first, after its checks: on taking the lock."""
+    from memcli.storage.paths import personal_layout
+    from memcli.upkeep import personal
+
+    layout = personal_layout()
+    personal.check(layout)
+    store = open_store(layout)
+    store.before_first_write.insert(0, _make_personal)
+    return store
+
+
+def _make_personal(store: Store) -> None:
+    from memcli import output
+    from memcli.upkeep import personal
+
+    for line in personal.create(store.layout):
+        output.echo(line, err=True)
+
+
 def register_merge_driver(store: Store) -> None:
     """The first write in a git clone that lacks memcli's merge driver registers it (a fresh clone,
     a teammate's: git reads drivers only from config); never fails."""
@@ -482,6 +504,11 @@ class Memory:
     ):
         self.dir_option, self._store = dir_option, store
         self.default_agent, self.known_agents_only = default_agent, known_agents_only
+
+    @property
+    def personal(self) -> bool:
+        """Whether this is the developer's personal memory (``--user``), not a project's."""
+        return self.store.layout.personal
 
     @property
     def store(self) -> Store:

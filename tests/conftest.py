@@ -12,9 +12,16 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"  # the tests' own data: nothing outside the repository
 
 
+# No test reads or writes the personal memory of whoever runs the suite: by default it is a folder
+# that cannot be made (below this file); tests of personal memory give a HOME and XDG_DATA_HOME of
+# their own.
+NO_PERSONAL_MEMORY = str(Path(__file__).resolve() / "personal")
+
+
 def clean_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMCLI_")}
     env.update({"NO_COLOR": "1", "GIT_CONFIG_NOSYSTEM": "1", "EDITOR": "false", "VISUAL": ""})
+    env["MEMCLI_USER_DIR"] = NO_PERSONAL_MEMORY
     env.update(extra)
     return env
 
@@ -105,7 +112,7 @@ def _in_process(args: list[str], cwd: Path, input: str | None, env: dict[str, st
     return subprocess.CompletedProcess(["memcli", *args], code, text(out.getvalue()), text(err.getvalue()))
 
 
-def imported_modules(args: list[str], cwd: Path) -> set[str]:
+def imported_modules(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> set[str]:
     """The modules a real `memcli ARGS` process imports (``python -X importtime``)."""
     import re
 
@@ -114,7 +121,7 @@ def imported_modules(args: list[str], cwd: Path) -> set[str]:
         cwd=cwd,
         capture_output=True,
         text=True,
-        env=clean_env(),
+        env=env or clean_env(),
     )
     return set(re.findall(r"\|\s+(\S+)\s*$", result.stderr, re.M))
 

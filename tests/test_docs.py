@@ -175,6 +175,7 @@ JSON_SHAPES = {
         "stale",
         "held",
         "body",
+        "scope",
     },
     ("list", "--json"): {
         "id",
@@ -187,6 +188,7 @@ JSON_SHAPES = {
         "supersedes",
         "stale",
         "held",
+        "scope",
     },
     ("recover", "dev", "--json"): {"agentId", "savedAt", "messages", "ageHours"},
     ("inject", "dev", "sse", "--format", "json"): {

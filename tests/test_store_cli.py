@@ -421,6 +421,7 @@ def test_show_and_list_json(mem: Path):
         "superseded_by": None,
         "supersedes": [],
         "held": None,
+        "scope": "project",
     }
     assert json.loads(run("list", "--tag", "sse", "--json", cwd=mem, check=True).stdout)[0]["id"] == e.id
     assert json.loads(run("list", "--tag", "nope", "--json", cwd=mem, check=True).stdout) == []

@@ -155,13 +155,24 @@ def _session_start(client: str, agent: str, payload: dict[str, Any], dir_option:
     from memcli.config import Config, load_config
     from memcli.agents.wiring import SHORT_GUIDE
 
-    layout = _layout(client, payload, dir_option)
+    try:
+        layout = _layout(client, payload, dir_option)
+    except _Skip:  # no memcli in this project: the developer's personal memory alone, if there is one
+        from memcli.storage.paths import Layout, personal_layout
+
+        if not personal_layout().exists():
+            raise
+        layout = Layout(os.getcwd())
     from memcli.recall.trust import provenance
 
-    config = load_config(layout.memory) if not provenance(layout).config_held else None
+    config = None
+    if layout.exists():
+        config = load_config(layout.memory) if not provenance(layout).config_held else None
     budget = min((config or Config()).inject_budget, MAX_BLOCK_TOKENS)  # a branch's config is not used
+    # how to write memory, where there is a project memory to write to
+    guide = SHORT_GUIDE.format(agent=agent) if layout.exists() else False
     while True:
-        sel, _ = block.build(layout, agent, "", budget, SHORT_GUIDE.format(agent=agent), lambda message: None)
+        sel, _ = block.build(layout, agent, "", budget, guide, lambda message: None)
         text = sel.render()
         # Claude Code counts characters as JavaScript does (UTF-16 units): an emoji counts two.
         if len(text.encode("utf-16-le")) // 2 <= MAX_BLOCK_UNITS or budget <= 100:

@@ -103,8 +103,21 @@ def tag_option(what: str = "A tag (repeatable); #hashtags in the text count too.
     return Param("tag", "options", flags=("--tag", "-t"), type=str, default=None, help=what, metavar="TAG")
 
 
+def user_flag(what: str = "Your personal memory (outside every repository), not the project's.") -> Param:
+    return Param("user", "flag", flags=("--user",), type=bool, default=False, help=what)
+
+
+def project_flag(what: str = "The project's memory only, not your personal memory.") -> Param:
+    return Param("project", "flag", flags=("--project",), type=bool, default=False, help=what)
+
+
+# What the commands that find an entry by id say of the two scopes.
+BY_ID_USER = "The entry is in your personal memory (found there anyway when the project has no such id)."
+BY_ID_PROJECT = "The entry is in the project's memory (where an id is in both memories)."
+
+
 def state_spec(name: str, help: str, epilog: str) -> CommandSpec:
-    """archive, unarchive, pin, unpin: ``[AGENT] ID... [--json]``."""
+    """archive, unarchive, pin, unpin: ``[AGENT] ID... [--json] [--user|--project]``."""
     return CommandSpec(
         name=name,
         help=help,
@@ -113,6 +126,8 @@ def state_spec(name: str, help: str, epilog: str) -> CommandSpec:
             agent_or_id(),
             Param("ids", "arguments", help="Ids of the entries.", metavar="ID...", synopsis="ID..."),
             json_flag("Print the entries as JSON, each with whether it changed."),
+            user_flag(BY_ID_USER),
+            project_flag(BY_ID_PROJECT),
         ),
     )
 

@@ -307,7 +307,11 @@ def _fresh(data: dict[str, Any], layout: Layout) -> bool:
 def provenance(layout: Layout, refresh: bool = False) -> Provenance:
     """The memory's provenance, from the cache while git's state holds; never raises.  When git
     fails to answer, what the cache held last stands (it is not replaced, so the next call asks
-    again): a git that hangs or refuses never lets what was held back through."""
+    again): a git that hangs or refuses never lets what was held back through.  The developer's
+    personal memory (``paths.PersonalLayout``) is their own writing: nothing in it is unreviewed
+    (the content rules still judge its text)."""
+    if layout.personal:
+        return NOTHING
     path = state_file(layout, CACHE)
     data = _load(path)
     in_git = _git_dirs(layout) is not None or bool(os.environ.get("GIT_DIR"))

@@ -76,6 +76,12 @@ def is_repo(root: Path) -> bool:
     return bool(result and result.returncode == 0 and result.stdout.strip() == "true")
 
 
+def init(root: Path) -> bool:
+    """Make ``root`` a git repository of its own (``git init``); False when git is missing or fails."""
+    result = git(root, "init", "-q")
+    return bool(result and result.returncode == 0)
+
+
 def git_bytes(root: Path | str, *args: str, timeout: float = 30) -> bytes | None:
     """The standard output of a git command as bytes (file contents), or None if it failed."""
     try:

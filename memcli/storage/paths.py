@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 
 from memcli.errors import InvalidName, NotInitialized
@@ -49,6 +50,7 @@ class Layout:
     """The paths of one memory tree.  ``root`` is the folder that holds ``.memory/``."""
 
     __slots__ = ("root",)
+    personal = False  # the developer's own memory, outside every repository (``PersonalLayout``)
 
     def __init__(self, root: Path | str):
         self.root = Path(root)
@@ -113,6 +115,53 @@ class Layout:
         return self
 
 
+USER_ENV = "MEMCLI_USER_DIR"  # where the personal memory lives, if not in the user's data folder
+
+
+class PersonalLayout(Layout):
+    """The developer's personal memory: a memory tree of its own outside every repository (its
+    own lock, index and compaction), in a git repository of its own.  It is made on its first
+    write (``upkeep.personal``), so ``require`` never refuses it: what a write needs it makes."""
+
+    __slots__ = ()
+    personal = True
+
+    def __repr__(self) -> str:
+        return f"PersonalLayout({str(self.root)!r})"
+
+    def require(self) -> "Layout":
+        return self
+
+
+def personal_root() -> Path:
+    """The folder that holds the personal ``.memory/``: ``$MEMCLI_USER_DIR``, else ``memcli/personal``
+    in the user's data folder (``$XDG_DATA_HOME``, default ``~/.local/share``; on macOS
+    ``~/Library/Application Support``).  Computed from the environment alone: no file is looked at."""
+    given = os.environ.get(USER_ENV)
+    if given:
+        path = Path(given).expanduser()
+        return (path.parent if path.name == MEMORY_DIR else path).absolute()
+    home = os.path.expanduser("~")
+    if sys.platform == "darwin":
+        base = os.path.join(home, "Library", "Application Support")
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        base = xdg if os.path.isabs(xdg) else os.path.join(home, ".local", "share")  # the XDG spec: relative is invalid
+    return Path(base) / "memcli" / "personal"
+
+
+def personal_layout() -> PersonalLayout:
+    return PersonalLayout(personal_root())
+
+
+def _as_personal(layout: Layout) -> Layout:
+    """The layout, known as the personal memory when it is that (a command run in its folder)."""
+    mine = personal_layout()
+    if mine.exists() and os.path.realpath(mine.root) == os.path.realpath(layout.root):
+        return mine
+    return layout
+
+
 def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start: Path | None = None) -> Layout:
     """The memory tree for ``--dir``/``MEMCLI_DIR``, else the nearest ``.memory/`` upwards from
     ``start`` (default: the current folder)."""
@@ -121,7 +170,7 @@ def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start
         path = Path(explicit).expanduser()
         if path.name == MEMORY_DIR and path.is_dir():
             path = path.parent
-        layout = Layout(path.absolute())
+        layout = _as_personal(Layout(path.absolute()))
         if must_exist and not path.is_dir():
             source = "--dir" if dir_option else "MEMCLI_DIR"
             raise NotInitialized(f"{source} {explicit}: no such folder")
@@ -129,7 +178,7 @@ def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start
     cwd = start or Path.cwd()
     for folder in (cwd, *cwd.parents):
         if (folder / MEMORY_DIR).is_dir():
-            return Layout(folder)
+            return _as_personal(Layout(folder))
     if must_exist:
         raise NotInitialized(f"no {MEMORY_DIR}/ found in {cwd} or any folder above it — run `memcli init` first")
     return Layout(cwd)

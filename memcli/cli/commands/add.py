@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import ALLOW_RULE, ALLOW_SECRET, CommandSpec, Param, agent_argument, tag_option
+from memcli.cli.spec import ALLOW_RULE, ALLOW_SECRET, CommandSpec, Param, agent_argument, tag_option, user_flag
 
 SPEC = CommandSpec(
     name="add",
@@ -14,6 +14,8 @@ SPEC = CommandSpec(
   memcli add dev tasks "- [ ] write the login test"
 
   git log -1 --format=%B | memcli add dev lessons - --tag release
+
+  memcli add --user dev lessons "Use uv, not pip, in every repository #python"     (personal memory)
 """,
     params=(
         agent_argument(),
@@ -28,6 +30,9 @@ SPEC = CommandSpec(
         tag_option(),
         ALLOW_SECRET,
         ALLOW_RULE,
+        user_flag(
+            "Add it to your personal memory (outside every repository; injected in each of them), not the project's."
+        ),
     ),
 )
 
@@ -48,18 +53,19 @@ def run(
     tag: list[str] | None = None,
     allow_secret: bool = False,
     allow: list[str] | None = None,
+    user: bool = False,
 ) -> int:
     from memcli import api
     from memcli.cli import common
     from memcli.output import echo
 
-    mem = common.memory(dir_option)
+    mem = common.memory(dir_option, user=user)
     mem.store.check(agent, category)
     api.clean_tags(tag)
     api.allow_tags(allow)  # an unknown rule is refused before the text is asked for
     body = common.read_text_argument(text, template=TEMPLATE.get(category, ""), what=f"a new {agent}/{category} entry")
     added = api.add(mem, agent, category, body, tag, allow_secret, allow)
     if added.duplicate:  # the same memory once: say where it is, as a new entry's id would be said
-        echo(added.message, err=True)
+        echo(common.scope_note(mem, added.message), err=True)
     echo(str(added.located.entry.id))
     return 0

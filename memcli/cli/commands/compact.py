@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import DRY_RUN, CommandSpec, Param, json_flag, quiet_flag
+from memcli.cli.spec import DRY_RUN, CommandSpec, Param, json_flag, quiet_flag, user_flag
 
 SPEC = CommandSpec(
     name="compact",
     help="""Tidy the memory: stale checkpoints, long conversations, overfull categories, merge leftovers, the index.
 
-Writes .memory/.vault/compact-log.json. Running it twice changes nothing the second time.""",
+Writes .memory/.vault/compact-log.json. Running it twice changes nothing the second time.
+Your personal memory is compacted only with --user (no git hook runs it).""",
     epilog="""Examples:
 
   memcli compact --dry-run
@@ -16,6 +17,8 @@ Writes .memory/.vault/compact-log.json. Running it twice changes nothing the sec
   memcli compact --json
 
   memcli compact --if-due --quiet      (at most once per 10 minutes)
+
+  memcli compact --user --dry-run      (your personal memory)
 """,
     params=(
         DRY_RUN,
@@ -29,18 +32,31 @@ Writes .memory/.vault/compact-log.json. Running it twice changes nothing the sec
         ),
         json_flag("Print the report as JSON."),
         quiet_flag("Print nothing."),
+        user_flag("Compact your personal memory, not the project's."),
     ),
 )
 
 
 def run(
-    dir_option: str | None, dry_run: bool = False, if_due: bool = False, as_json: bool = False, quiet: bool = False
+    dir_option: str | None,
+    dry_run: bool = False,
+    if_due: bool = False,
+    as_json: bool = False,
+    quiet: bool = False,
+    user: bool = False,
 ) -> int:
     from memcli import output
     from memcli.cli import common
     from memcli.upkeep.compact import compact
 
-    store = common.open_store(dir_option)
+    if user:
+        from memcli.errors import NotInitialized
+
+        store = common.memory(None, user=True).store
+        if not store.layout.exists():
+            raise NotInitialized(f"no personal memory yet (it goes in {store.layout.root}); nothing to compact")
+    else:
+        store = common.open_store(dir_option)
     report = compact(store, dry_run=dry_run, if_due=if_due)
     for problem in report.problems:
         if not as_json:

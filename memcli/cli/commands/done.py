@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import agent_or_id, entry_id_argument, CommandSpec, Param, quiet_flag
+from memcli.cli.spec import (
+    BY_ID_PROJECT,
+    BY_ID_USER,
+    agent_or_id,
+    entry_id_argument,
+    CommandSpec,
+    Param,
+    project_flag,
+    quiet_flag,
+    user_flag,
+)
 
 SPEC = CommandSpec(
     name="done",
@@ -21,19 +31,29 @@ agent has an entry with that id.""",
         entry_id_argument("The task entry's id (see `memcli list AGENT -c tasks`)."),
         Param("text", "argument", help="Only the open tasks that contain this text.", metavar="[TEXT]"),
         quiet_flag(),
+        user_flag(BY_ID_USER),
+        project_flag(BY_ID_PROJECT),
     ),
 )
 
 
 def run(
-    dir_option: str | None, agent: str, entry_id: str | None = None, text: str | None = None, quiet: bool = False
+    dir_option: str | None,
+    agent: str,
+    entry_id: str | None = None,
+    text: str | None = None,
+    quiet: bool = False,
+    user: bool = False,
+    project: bool = False,
 ) -> int:
     from memcli import api
     from memcli.cli import common
     from memcli.output import echo
 
-    mem = common.memory(dir_option)
-    located, text = api.locate(mem.store, agent, entry_id, text, usage="memcli done [AGENT] ID [TEXT]")
+    usage = "memcli done [AGENT] ID [TEXT]"
+    mem, (located, text) = common.scoped(
+        dir_option, user, project, lambda m: api.locate(m.store, agent, entry_id, text, usage=usage)
+    )
     ticked = api.done(mem, None, located, text)
     if not quiet:
         echo(ticked.message)

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import agent_or_id, entry_id_argument, ALLOW_RULE, ALLOW_SECRET, CommandSpec, Param, tag_option
+from memcli.cli.spec import (
+    ALLOW_RULE,
+    ALLOW_SECRET,
+    BY_ID_PROJECT,
+    BY_ID_USER,
+    CommandSpec,
+    Param,
+    agent_or_id,
+    entry_id_argument,
+    project_flag,
+    tag_option,
+    user_flag,
+)
 
 SPEC = CommandSpec(
     name="edit",
@@ -29,6 +41,8 @@ keeps the text. The agent may be left out when no other agent has an entry with 
         tag_option("Tags (repeatable): with new text, added to its #hashtags; alone, they replace the tags."),
         ALLOW_SECRET,
         ALLOW_RULE,
+        user_flag(BY_ID_USER),
+        project_flag(BY_ID_PROJECT),
     ),
 )
 
@@ -41,6 +55,8 @@ def run(
     tag: list[str] | None = None,
     allow_secret: bool = False,
     allow: list[str] | None = None,
+    user: bool = False,
+    project: bool = False,
 ) -> int:
     from memcli import api
     from memcli.cli import common
@@ -48,24 +64,30 @@ def run(
     from memcli.output import echo
     from memcli.storage.paths import PROJECT_NAME
 
-    mem = common.memory(dir_option)
-    store = mem.store
     if agent == PROJECT_NAME:
+        if user:
+            raise MemcliError(
+                "your personal memory has no _project.md (its entries are what inject shows); nothing changed"
+            )
+        store = common.open_store(dir_option)
         if tag or allow:
             raise MemcliError("_project.md has no tags; nothing changed")
         if entry_id is not None and text is not None:
             raise MemcliError(f"unexpected argument {text!r}: `memcli edit _project [TEXT|-]`")
-        project = common.read_text_argument(entry_id, initial=store.read_project())
-        api.check_secrets(project, allow_secret)
-        store.write_project(project if project.endswith("\n") or not project else project + "\n")
+        shared = common.read_text_argument(entry_id, initial=store.read_project())
+        api.check_secrets(shared, allow_secret)
+        store.write_project(shared if shared.endswith("\n") or not shared else shared + "\n")
         echo(f"updated {store.layout.project_file}", err=True)
         return 0
-    located, text = api.locate(store, agent, entry_id, text, usage="memcli edit [AGENT] ID [TEXT]")
+    usage = "memcli edit [AGENT] ID [TEXT]"
+    mem, (located, text) = common.scoped(
+        dir_option, user, project, lambda m: api.locate(m.store, agent, entry_id, text, usage=usage)
+    )
     tags = api.clean_tags(tag) if tag else None
     body: str | None
     if text is None and tags is not None:
         body = None  # only the tags change
     else:
         body = common.read_text_argument(text, initial=located.entry.body)
-    echo(api.edit(mem, None, located, body, tags, allow_secret, allow).message, err=True)
+    echo(common.scope_note(mem, api.edit(mem, None, located, body, tags, allow_secret, allow).message), err=True)
     return 0

@@ -5,13 +5,15 @@ from __future__ import annotations
 import os
 import sys
 
-from memcli.cli.spec import CommandSpec, Param, explain_flag
+from memcli.cli.spec import CommandSpec, Param, explain_flag, project_flag
 
 SPEC = CommandSpec(
     name="inject",
     help="Print the memory block for an agent and a command, within a token budget.\n\n"
     "Prints only the block on stdout, and exits 0 even when there is no memory, so that a "
-    "wrapper never breaks. The block never exceeds --budget tokens (ceil(characters / 4)).",
+    "wrapper never breaks. The block never exceeds --budget tokens (ceil(characters / 4)).\n\n"
+    "After the project's memory comes your personal memory (`memcli add --user`), in the room the\n"
+    "project's leaves; in a folder without .memory/, your personal memory alone.",
     epilog="""Examples:
 
   cursor-agent -p "$(memcli inject dev -- "$task")$task"
@@ -52,6 +54,7 @@ SPEC = CommandSpec(
             default=False,
             help="Append the memory-writing instructions block.",
         ),
+        project_flag("The project's memory only: leave your personal memory out."),
     ),
 )
 
@@ -64,6 +67,7 @@ def run_inject(
     fmt: str = "text",
     explain: bool = False,
     instructions: bool = False,
+    project: bool = False,
 ) -> int:
     from memcli.output import warn
 
@@ -80,7 +84,7 @@ def run_inject(
             layout = find_layout(dir_option, must_exist=False)
         except MemcliError:
             layout = Layout(os.path.abspath(dir_option or "."))
-        sel, budget = block.build(layout, agent, command, budget, instructions, warn, explain)
+        sel, budget = block.build(layout, agent, command, budget, instructions, warn, explain, personal=not project)
         text = sel.render()
         if fmt == "json":
             from memcli.output import print_json

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import CommandSpec, Param, agent_argument, archived_flag, category_option, json_flag, limit_option
+from memcli.cli.spec import (
+    CommandSpec,
+    Param,
+    agent_argument,
+    archived_flag,
+    category_option,
+    json_flag,
+    limit_option,
+    project_flag,
+    user_flag,
+)
 
 SPEC = CommandSpec(
     name="list",
-    help="List entries, newest first: id, agent/category, date, first line and tags.",
+    help="List entries, newest first: id, agent/category, date, first line and tags.\n\n"
+    "Lists the project's memory and your personal memory (`memcli add --user`) together; an entry\n"
+    'of your personal memory is marked (personal) (JSON: "scope": "user").',
     epilog="""Examples:
 
   memcli list                      (every agent)
@@ -16,6 +28,8 @@ SPEC = CommandSpec(
   memcli list dev --tag sse --json
 
   memcli list dev --archived       (archived entries too)
+
+  memcli list --user               (your personal memory only)
 """,
     params=(
         agent_argument("Only this agent.", required=False),
@@ -23,7 +37,9 @@ SPEC = CommandSpec(
         Param("tag", "option", flags=("--tag", "-t"), help="Only entries with this tag.", metavar="TAG"),
         limit_option(" (newest first)"),
         archived_flag("Archived entries too (`memcli archive`)."),
-        json_flag("Print a JSON array of entries."),
+        json_flag('Print a JSON array of entries (each with "scope": "project" or "user").'),
+        user_flag("Your personal memory only."),
+        project_flag(),
     ),
 )
 
@@ -36,6 +52,8 @@ def run(
     limit: int | None = None,
     archived: bool = False,
     as_json: bool = False,
+    user: bool = False,
+    project: bool = False,
 ) -> int:
     import sys
 
@@ -44,18 +62,30 @@ def run(
     from memcli.storage import vault
     from memcli.cli import common
 
-    store = common.open_store(dir_option)
-    rows = api.entries(store, agent, category, tag, limit, archived)
     from memcli.storage.citations import cited_paths, missing, stale_note
 
-    root = str(store.layout.root)
-    stale = {id(r): missing(root, cited_paths(r.entry.body)) for r in rows}
-    heads: dict[tuple[str, str], dict[int, int]] = {}  # only --archived lists replaced versions
-    if archived:
-        for key in {(r.agent, r.category) for r in rows}:
-            heads[key] = api.versions(store, *key)
-    newer = {id(r): heads.get((r.agent, r.category), {}).get(r.entry.id) for r in rows}
-    held = api.held(store, rows)
+    rows = []
+    stale: dict[int, list[str]] = {}
+    newer: dict[int, int | None] = {}
+    held: dict[int, str | None] = {}
+    scope: dict[int, str] = {}
+    for name, mem in common.scopes(dir_option, user, project, category):
+        store = mem.store
+        found = api.entries(store, agent, category, tag, limit, archived)
+        root = str(store.layout.root)
+        for r in found:  # paths an entry cites are the project's: a personal entry cites none of its own
+            stale[id(r)] = [] if store.layout.personal else missing(root, cited_paths(r.entry.body))
+            scope[id(r)] = name
+        heads: dict[tuple[str, str], dict[int, int]] = {}  # only --archived lists replaced versions
+        if archived:
+            for key in {(r.agent, r.category) for r in found}:
+                heads[key] = api.versions(store, *key)
+        newer.update({id(r): heads.get((r.agent, r.category), {}).get(r.entry.id) for r in found})
+        held.update(api.held(store, found))
+        rows.extend(found)
+    if len(set(scope.values())) > 1:  # both memories: newest first across them
+        rows.sort(key=lambda r: vault.newest_first(r.entry), reverse=True)
+        rows = rows[:limit] if limit else rows
     if as_json:
         output.print_json(
             [
@@ -63,6 +93,7 @@ def run(
                     **api.entry_json(r.agent, r.category, r.entry, newer[id(r)]),
                     "stale": stale[id(r)],
                     "held": held[id(r)],
+                    "scope": scope[id(r)],
                 }
                 for r in rows
             ]
@@ -71,7 +102,8 @@ def run(
     if not rows:
         sys.stderr.write("no entries\n")
         return 0
-    width = max(len(f"{r.agent}/{r.category}") for r in rows)
+    label = {"project": "", "user": " (personal)"}
+    width = max(len(f"{r.agent}/{r.category}{label[scope[id(r)]]}") for r in rows)
     id_width = max(len(str(r.entry.id)) for r in rows)
     lines = []
     for r in rows:
@@ -79,7 +111,7 @@ def run(
         first = output.visible(output.shorten(api.first_line(e.body), 72))
         shown = {m.group(1).lower() for m in vault.HASHTAG_RE.finditer(first)}
         tags = " ".join("#" + t for t in e.tags if t.lower() not in shown)  # each tag shown once
-        where = f"{r.agent}/{r.category}".ljust(width)
+        where = f"{r.agent}/{r.category}{label[scope[id(r)]]}".ljust(width)
         line = f"{output.bold(str(e.id).rjust(id_width))}  {where}  {output.dim(e.header_date.ljust(16))}  {first}"
         mark = f"  {stale_note(stale[id(r)])}" if stale[id(r)] else ""
         if newer[id(r)] is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import agent_or_id, CommandSpec, Param
+from memcli.cli.spec import BY_ID_PROJECT, BY_ID_USER, agent_or_id, CommandSpec, Param, project_flag, user_flag
 
 SPEC = CommandSpec(
     name="rm",
@@ -29,17 +29,25 @@ and pulls.""",
             default=False,
             help="Do not ask for confirmation on a terminal.",
         ),
+        user_flag(BY_ID_USER),
+        project_flag(BY_ID_PROJECT),
     ),
 )
 
 
-def run(dir_option: str | None, agent: str, ids: tuple[str, ...] | None = None, yes: bool = False) -> int:
+def run(
+    dir_option: str | None,
+    agent: str,
+    ids: tuple[str, ...] | None = None,
+    yes: bool = False,
+    user: bool = False,
+    project: bool = False,
+) -> int:
     from memcli import api, output
     from memcli.cli import common
     from memcli.output import echo
 
-    mem = common.memory(dir_option)
-    owner, wanted = api.agent_and_ids(mem.store, agent, list(ids or ()))
+    mem, (owner, wanted) = common.scoped(dir_option, user, project, lambda m: common.entries_by_id(m, agent, ids, "rm"))
     if not yes and output.is_interactive():
         groups = mem.entries(owner, wanted)  # fails before asking if one is unknown
         count = sum(len(targets) for targets in groups.values())
@@ -49,5 +57,5 @@ def run(dir_option: str | None, agent: str, ids: tuple[str, ...] | None = None, 
         if not output.confirm(f"Remove {output.plural(count, 'entry', 'entries')}?"):
             echo("nothing removed", err=True)
             return 1
-    echo(api.remove(mem, owner, wanted).message, err=True)
+    echo(common.scope_note(mem, api.remove(mem, owner, wanted).message), err=True)
     return 0

@@ -13,6 +13,8 @@ from memcli.cli.spec import (
     explain_flag,
     json_flag,
     limit_option,
+    project_flag,
+    user_flag,
 )
 
 SPEC = CommandSpec(
@@ -20,7 +22,9 @@ SPEC = CommandSpec(
     help="Search every entry (BM25, typo-tolerant, prefix-matching) and print the best matches.\n\n"
     "Any text is a valid query: quotes, colons, brackets and operators are taken as words. An entry\n"
     "that holds an identifier of the query exactly (item4321, ERR_CONN_RESET, pkg.mod.func, fetchUser,\n"
-    "a hash) ranks above every entry that does not.",
+    "a hash) ranks above every entry that does not.\n\n"
+    "Searches the project's memory and your personal memory (`memcli add --user`) together; a hit\n"
+    'of your personal memory is marked (personal) (JSON: "scope": "user").',
     epilog="""Examples:
 
   memcli search "streaming sse"
@@ -32,6 +36,8 @@ SPEC = CommandSpec(
   memcli search "websocket" --archived     (archived entries too)
 
   memcli search "rollout canary item4321" --explain     (what each word added to each hit)
+
+  memcli search "uv pip" --user     (your personal memory only)
 """,
     params=(
         Param("query", "arguments", help="Words to search for.", metavar="QUERY...", required=True),
@@ -48,7 +54,9 @@ SPEC = CommandSpec(
             help="Every version: superseded and archived entries too (`memcli supersede`).",
         ),
         explain_flag('Under each hit, what each clause of the query added to its score (JSON: "explain").'),
-        json_flag("Print a JSON array of results."),
+        json_flag('Print a JSON array of results (each with "scope": "project" or "user").'),
+        user_flag("Your personal memory only."),
+        project_flag(),
     ),
 )
 
@@ -63,24 +71,29 @@ def run_search(
     every: bool = False,
     explain: bool = False,
     as_json: bool = False,
+    user: bool = False,
+    project: bool = False,
 ) -> int:
     from memcli import api, output
-    from memcli.storage.paths import find_layout
-    from memcli.storage.store import Store
+    from memcli.cli.common import scopes
 
-    mem = api.Memory(store=Store(find_layout(dir_option)))  # a read: no index upkeep to attach
-    found = api.search(mem, " ".join(query), agent, category, limit, archived or every, explain)
-    hits = found.hits
-    if found.notice:
-        output.warn(found.notice)
+    ranked: list = []  # (-score, order, scope, hit): the two memories' hits by score, the project's first on a tie
+    for scope, mem in scopes(dir_option, user, project, category):
+        found = api.search(mem, " ".join(query), agent, category, limit, archived or every, explain)
+        ranked.extend((-h.score, len(ranked) + n, scope, h) for n, h in enumerate(found.hits))
+        limit = limit or mem.store.config.search_limit
+        if found.notice:
+            output.warn(found.notice)
+    hits = [(scope, h) for _, _, scope, h in sorted(ranked, key=lambda x: x[:2])[:limit]]
     if as_json:
-        output.print_json([h.to_json() for h in hits])
+        output.print_json([{**h.to_json(), "scope": scope} for scope, h in hits])
         return 0
     color = output.use_color()
     lines = []
-    for h in hits:
+    for scope, h in hits:
         tags = " ".join("#" + t for t in h.tags)
-        head = f"{h.id}  {h.agent}/{h.category}  {h.date}" + (f"  {tags}" if tags else "")
+        mine = " (personal)" if scope == "user" else ""
+        head = f"{h.id}  {h.agent}/{h.category}{mine}  {h.date}" + (f"  {tags}" if tags else "")
         if h.related:
             head += "  (next to a match)"
         if h.superseded_by is not None:

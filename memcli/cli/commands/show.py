@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import agent_or_id, entry_id_argument, CommandSpec, json_flag
+from memcli.cli.spec import (
+    BY_ID_PROJECT,
+    BY_ID_USER,
+    agent_or_id,
+    entry_id_argument,
+    CommandSpec,
+    json_flag,
+    project_flag,
+    user_flag,
+)
 
 SPEC = CommandSpec(
     name="show",
     help="""Print one entry in full (or the shared _project.md).
 
-The agent may be left out when no other agent has an entry with that id.""",
+The agent may be left out when no other agent has an entry with that id. An id that the
+project's memory does not hold is looked for in your personal memory.""",
     epilog="""Examples:
 
   memcli show dev 1773679871839
@@ -16,39 +26,52 @@ The agent may be left out when no other agent has an entry with that id.""",
   memcli show 1773679871839 --json
 
   memcli show _project
+
+  memcli show --user 1773679871839     (an entry of your personal memory)
 """,
     params=(
         agent_or_id(project=True),
         entry_id_argument("The entry's id."),
-        json_flag("Print the entry as JSON."),
+        json_flag('Print the entry as JSON ("scope": "project" or "user").'),
+        user_flag(BY_ID_USER),
+        project_flag(BY_ID_PROJECT),
     ),
 )
 
 
-def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json: bool = False) -> int:
+def run(
+    dir_option: str | None,
+    agent: str,
+    entry_id: str | None = None,
+    as_json: bool = False,
+    user: bool = False,
+    project: bool = False,
+) -> int:
     import sys
 
     from memcli import api, output
     from memcli.cli import common
     from memcli.storage.paths import PROJECT_NAME
 
-    mem = common.memory(dir_option)
-    store = mem.store
-    if agent == PROJECT_NAME:
-        if entry_id is not None:
-            from memcli.errors import MemcliError
+    from memcli.errors import MemcliError
 
+    if agent == PROJECT_NAME:
+        if user:
+            raise MemcliError("your personal memory has no _project.md (its entries are what inject shows)")
+        if entry_id is not None:
             raise MemcliError(f"unexpected argument {entry_id!r}: `memcli show _project`")
+        store = common.open_store(dir_option)
         text = store.read_project()
         if as_json:
             output.print_json({"path": str(store.layout.project_file), "text": text})
         else:
             sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
         return 0
-    located, extra = api.locate(store, agent, entry_id, None, usage="memcli show [AGENT] ID")
+    usage = "memcli show [AGENT] ID"
+    mem, (located, extra) = common.scoped(
+        dir_option, user, project, lambda m: api.locate(m.store, agent, entry_id, None, usage=usage)
+    )
     if extra is not None:
-        from memcli.errors import MemcliError
-
         raise MemcliError(f"unexpected argument {extra!r}: `memcli show [AGENT] ID`")
     shown = api.show(mem, None, located)
     newest, twins, held = shown.newest, shown.twins, shown.held
@@ -61,7 +84,7 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
         )
     e = located.entry
     if as_json:
-        output.print_json(shown.to_json())
+        output.print_json({**shown.to_json(), "scope": "user" if mem.personal else "project"})
         return 0
     body = e.body
     if held:
@@ -70,6 +93,7 @@ def run(dir_option: str | None, agent: str, entry_id: str | None = None, as_json
         output.warn(f"entry {e.id} is held back from agents ({held}); see `memcli review`")
         body = make_visible(body)  # what hides in it, shown
     tags = output.visible(" ".join("#" + t for t in e.tags))
-    head = output.bold(f"{e.id}  {located.agent}/{located.category}  {e.header_date}") + (f"  {tags}" if tags else "")
+    where = f"{located.agent}/{located.category}" + (" (personal)" if mem.personal else "")
+    head = output.bold(f"{e.id}  {where}  {e.header_date}") + (f"  {tags}" if tags else "")
     sys.stdout.write(f"{head}\n\n{output.visible(body)}\n")
     return 0

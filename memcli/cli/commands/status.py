@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import CommandSpec, agent_argument, json_flag
+from memcli.cli.spec import CommandSpec, agent_argument, json_flag, user_flag
 
 SPEC = CommandSpec(
     name="status",
@@ -12,25 +12,44 @@ SPEC = CommandSpec(
   memcli status
 
   memcli status dev --json
+
+  memcli status --user       (your personal memory: where it is, what it holds, what is not committed)
 """,
-    params=(agent_argument("Only this agent.", required=False), json_flag("Print the report as JSON.")),
+    params=(
+        agent_argument("Only this agent.", required=False),
+        json_flag("Print the report as JSON."),
+        user_flag("Your personal memory, not the project's."),
+    ),
 )
 
 
-def run(dir_option: str | None, agent: str | None = None, as_json: bool = False) -> int:
+def run(dir_option: str | None, agent: str | None = None, as_json: bool = False, user: bool = False) -> int:
     from memcli import output
     from memcli.cli import common
     from memcli.upkeep.status import full_status
 
     echo, plural = output.echo, output.plural
-    store = common.open_store(dir_option)
+    if user:
+        from memcli.errors import NotInitialized
+
+        store = common.memory(None, user=True).store
+        if not store.layout.exists():
+            raise NotInitialized(
+                f"no personal memory yet (it goes in {store.layout.root}): `memcli add --user AGENT CATEGORY TEXT`"
+            )
+    else:
+        store = common.open_store(dir_option)
     report = full_status(store, agent)
     if as_json:
         output.print_json(report)
         return 0
     for problem in report["problems"]:
         output.warn(problem)
-    echo(f"memory: {store.layout.memory}")
+    echo(f"memory: {store.layout.memory}" + (" (your personal memory)" if store.layout.personal else ""))
+    if not store.layout.personal and common.personal_exists():
+        from memcli.storage.paths import personal_root
+
+        echo(f"personal memory: {personal_root() / '.memory'} (memcli status --user)")
     if not report["agents"]:
         echo("no agents yet — add one: memcli add AGENT CATEGORY TEXT")
     for name, info in report["agents"].items():

@@ -5,12 +5,16 @@ from __future__ import annotations
 from memcli.cli.spec import (
     ALLOW_RULE,
     ALLOW_SECRET,
+    BY_ID_PROJECT,
+    BY_ID_USER,
     CommandSpec,
     Param,
     agent_or_id,
     entry_id_argument,
     json_flag,
+    project_flag,
     tag_option,
+    user_flag,
 )
 
 SPEC = CommandSpec(
@@ -38,6 +42,8 @@ supersede the same entry, the newer successor is the version shown, and both are
         ALLOW_SECRET,
         ALLOW_RULE,
         json_flag("Print the new entry as JSON (as `memcli show --json` does)."),
+        user_flag(BY_ID_USER),
+        project_flag(BY_ID_PROJECT),
     ),
 )
 
@@ -51,16 +57,20 @@ def run(
     allow_secret: bool = False,
     allow: list[str] | None = None,
     as_json: bool = False,
+    user: bool = False,
+    project: bool = False,
 ) -> int:
     from memcli import api, output
     from memcli.cli import common
     from memcli.output import echo
 
-    mem = common.memory(dir_option)
-    located, text = api.locate(mem.store, agent, entry_id, text, usage="memcli supersede [AGENT] ID [TEXT]")
+    usage = "memcli supersede [AGENT] ID [TEXT]"
+    mem, (located, text) = common.scoped(
+        dir_option, user, project, lambda m: api.locate(m.store, agent, entry_id, text, usage=usage)
+    )
     body = common.read_text_argument(text, initial=located.entry.body)
     done = api.supersede(mem, None, located, body, tag, allow_secret, allow)
-    echo(done.message, err=True)
+    echo(common.scope_note(mem, done.message), err=True)
     if as_json:
         output.print_json(done.to_json())
     else:
