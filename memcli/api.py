@@ -19,11 +19,13 @@ from memcli.storage.store import ARCHIVED_TAG, SUPERSEDES, Located, Store, curre
 
 TYPE_CHECKING = False  # names for annotations only
 if TYPE_CHECKING:
-    from typing import Any, Callable, Sequence
+    from typing import Any, Callable, Sequence, TypeVar
 
     from memcli.storage.paths import Layout
 
     from memcli.search.index import Hit
+
+    T = TypeVar("T")
 
 
 def check_text(text: str, where: str = "TEXT") -> str:
@@ -556,6 +558,112 @@ class Memory:
             if all(t.entry is not located.entry for t in groups.get(located.agent, [])):
                 groups.setdefault(located.agent, []).append(located)
         return groups
+
+
+# -- scopes: the project's memory and the developer's personal one (--user) ----------------------
+
+
+def personal_exists() -> bool:
+    """Whether there is a personal memory to look in (one ``stat``)."""
+    from memcli.storage.paths import personal_layout
+
+    return personal_layout().exists()
+
+
+def scoped(dir_option: str | None, user: bool, project: bool, find: Callable[[Memory], T]) -> tuple[Memory, T]:
+    """The memory that holds what ``find`` looks up (an entry by id), and what it found.  ``--user``:
+    the personal memory; ``--project``: the project's; neither: the project's, else (no such id, or
+    no project memory) the personal one; an id that both hold is refused, in one line, before
+    anything is done."""
+    from memcli.errors import NotFound, NotInitialized
+
+    if user and project:
+        raise MemcliError("--user and --project exclude each other; nothing done")
+    if user:
+        mine = Memory(store=open_personal())
+        return mine, find(mine)
+    mem = None
+    try:
+        mem = Memory(dir_option)
+        found = find(mem)
+    except (NotFound, NotInitialized) as exc:
+        if project or not personal_exists() or (mem is not None and mem.personal):
+            raise
+        try:
+            mine = Memory(store=open_personal())
+            return mine, find(mine)
+        except MemcliError:
+            raise exc from None
+    if not project and not mem.personal and personal_exists():
+        try:
+            find(Memory(store=open_personal()))
+        except MemcliError:
+            pass  # not there (or not usable): the project's it is
+        else:
+            raise MemcliError(
+                "that id names an entry in this project's memory and one in your personal memory:"
+                " add --project or --user; nothing done"
+            )
+    return mem, found
+
+
+def scope_note(mem: Memory, message: str) -> str:
+    """A write's message, each line marked when it was done in the personal memory."""
+    if not mem.personal:
+        return message
+    return "\n".join(f"{line} (personal memory)" if line else line for line in message.split("\n"))
+
+
+def scopes(dir_option: str | None, user: bool, project: bool, category: str | None) -> list[tuple[str, Memory]]:
+    """The memories a read looks in, as (scope, ``Memory``): the project's ("project") and the
+    personal one ("user", when there is one: one ``stat``), or the one asked for."""
+    from memcli.errors import NotInitialized
+    from memcli.storage.fsutil import warn
+    from memcli.storage.paths import find_layout, personal_layout
+
+    if user and project:
+        raise MemcliError("--user and --project exclude each other")
+    found = []
+    mine = personal_layout()
+    if not user:
+        try:
+            here = find_layout(dir_option)
+        except NotInitialized:
+            if project or not mine.exists():
+                raise
+        else:
+            found.append(("user" if here.personal else "project", Memory(store=Store(here))))  # no index upkeep
+            if here.personal:  # run in the personal memory's own folder: it is the one memory here
+                return found
+    if project:
+        return found
+    if not mine.exists():
+        if user:
+            raise MemcliError(
+                f"no personal memory yet (it goes in {mine.root}): `memcli add --user AGENT CATEGORY TEXT` starts it"
+            )
+        return found
+    from memcli.upkeep.personal import check
+
+    try:
+        check(mine)
+    except MemcliError as exc:
+        if user or not found:
+            raise
+        warn(f"{exc.message}; the project's memory only")
+        return found
+    store = Store(mine)
+    if user or category is None or category in store.categories:  # a category of the project's own config
+        found.append(("user", Memory(store=store)))
+    return found
+
+
+def entries_by_id(mem: Memory, agent: str, ids: Sequence[str] | None, command: str) -> tuple[str | None, list[str]]:
+    """``[AGENT] ID...`` as the memory reads it: the agent (None: left out) and the ids, every one
+    known (else NotFound, before anything is done)."""
+    owner, wanted = agent_and_ids(mem.store, agent, list(ids or ()), command)
+    mem.entries(owner, wanted)
+    return owner, wanted
 
 
 # -- results: what an operation did, as data and as one line ------------------------------------

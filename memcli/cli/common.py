@@ -11,12 +11,6 @@ from memcli.storage.fsutil import decode_text
 from memcli.storage.paths import Layout, find_layout
 from memcli.storage.store import Store
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Callable, Sequence, TypeVar
-
-    T = TypeVar("T")
-
 STATE: dict[str, str | None] = {"dir": None}  # `memcli --dir PATH` as Typer parsed it
 
 
@@ -39,100 +33,6 @@ def memory(dir_option: str | None, user: bool = False) -> api.Memory:
     if user:
         return api.Memory(store=api.open_personal())
     return api.Memory(store=open_store(dir_option))
-
-
-def personal_exists() -> bool:
-    """Whether there is a personal memory to look in (one ``stat``)."""
-    from memcli.storage.paths import personal_layout
-
-    return personal_layout().exists()
-
-
-def scoped(dir_option: str | None, user: bool, project: bool, find: Callable[[api.Memory], T]) -> tuple[api.Memory, T]:
-    """The memory that holds what ``find`` looks up (an entry by id), and what it found.  ``--user``:
-    the personal memory; ``--project``: the project's; neither: the project's, else (no such id, or
-    no project memory) the personal one; an id that both hold is refused, in one line, before
-    anything is done."""
-    from memcli.errors import NotFound, NotInitialized
-
-    if user and project:
-        raise MemcliError("--user and --project exclude each other; nothing done")
-    if user:
-        mine = memory(None, user=True)
-        return mine, find(mine)
-    mem = None
-    try:
-        mem = memory(dir_option)
-        found = find(mem)
-    except (NotFound, NotInitialized) as exc:
-        if project or not personal_exists() or (mem is not None and mem.personal):
-            raise
-        try:
-            mine = memory(None, user=True)
-            return mine, find(mine)
-        except MemcliError:
-            raise exc from None
-    if not project and not mem.personal and personal_exists():
-        try:
-            find(memory(None, user=True))
-        except MemcliError:
-            pass  # not there (or not usable): the project's it is
-        else:
-            raise MemcliError(
-                "that id names an entry in this project's memory and one in your personal memory:"
-                " add --project or --user; nothing done"
-            )
-    return mem, found
-
-
-def scope_note(mem: api.Memory, message: str) -> str:
-    """A write's message, each line marked when it was done in the personal memory."""
-    if not mem.personal:
-        return message
-    return "\n".join(f"{line} (personal memory)" if line else line for line in message.split("\n"))
-
-
-def scopes(dir_option: str | None, user: bool, project: bool, category: str | None) -> list[tuple[str, api.Memory]]:
-    """The memories a read looks in, as (scope, ``api.Memory``): the project's ("project") and the
-    personal one ("user", when there is one: one ``stat``), or the one asked for."""
-    from memcli.errors import NotInitialized
-    from memcli.storage.paths import personal_layout
-
-    if user and project:
-        raise MemcliError("--user and --project exclude each other")
-    found = []
-    mine = personal_layout()
-    if not user:
-        try:
-            here = find_layout(dir_option)
-        except NotInitialized:
-            if project or not mine.exists():
-                raise
-        else:
-            found.append(("user" if here.personal else "project", api.Memory(store=Store(here))))  # no index upkeep
-            if here.personal:  # run in the personal memory's own folder: it is the one memory here
-                return found
-    if project:
-        return found
-    if not mine.exists():
-        if user:
-            raise MemcliError(
-                f"no personal memory yet (it goes in {mine.root}): `memcli add --user AGENT CATEGORY TEXT` starts it"
-            )
-        return found
-    from memcli.upkeep.personal import check
-
-    try:
-        check(mine)
-    except MemcliError as exc:
-        if user or not found:
-            raise
-        output.warn(f"{exc.message}; the project's memory only")
-        return found
-    store = Store(mine)
-    if user or category is None or category in store.categories:  # a category of the project's own config
-        found.append(("user", api.Memory(store=store)))
-    return found
 
 
 EDITOR_NOTE = "<!-- memcli: {action} above this line. {hint}This line is dropped; an empty text cancels. -->"
@@ -196,20 +96,14 @@ def state_command(command: str):
         user: bool = False,
         project: bool = False,
     ) -> int:
-        mem, (owner, wanted) = scoped(dir_option, user, project, lambda m: entries_by_id(m, agent, ids, command))
+        mem, (owner, wanted) = api.scoped(
+            dir_option, user, project, lambda m: api.entries_by_id(m, agent, ids, command)
+        )
         done = api.OPERATIONS[command].run(mem, agent=owner, ids=wanted)
         if as_json:
             output.print_json(done.to_json()["entries"])
         else:
-            output.echo(scope_note(mem, done.message), err=True)
+            output.echo(api.scope_note(mem, done.message), err=True)
         return 0
 
     return run
-
-
-def entries_by_id(mem: api.Memory, agent: str, ids: Sequence[str] | None, command: str) -> tuple[str | None, list[str]]:
-    """``[AGENT] ID...`` as the memory reads it: the agent (None: left out) and the ids, every one
-    known (else NotFound, before anything is done)."""
-    owner, wanted = api.agent_and_ids(mem.store, agent, list(ids or ()), command)
-    mem.entries(owner, wanted)
-    return owner, wanted

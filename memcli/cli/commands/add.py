@@ -66,6 +66,6 @@ def run(
     body = common.read_text_argument(text, template=TEMPLATE.get(category, ""), what=f"a new {agent}/{category} entry")
     added = api.add(mem, agent, category, body, tag, allow_secret, allow)
     if added.duplicate:  # the same memory once: say where it is, as a new entry's id would be said
-        echo(common.scope_note(mem, added.message), err=True)
+        echo(api.scope_note(mem, added.message), err=True)
     echo(str(added.located.entry.id))
     return 0

@@ -47,11 +47,10 @@ def run(
     project: bool = False,
 ) -> int:
     from memcli import api
-    from memcli.cli import common
     from memcli.output import echo
 
     usage = "memcli done [AGENT] ID [TEXT]"
-    mem, (located, text) = common.scoped(
+    mem, (located, text) = api.scoped(
         dir_option, user, project, lambda m: api.locate(m.store, agent, entry_id, text, usage=usage)
     )
     ticked = api.done(mem, None, located, text)

@@ -80,7 +80,7 @@ def run(
         echo(f"updated {store.layout.project_file}", err=True)
         return 0
     usage = "memcli edit [AGENT] ID [TEXT]"
-    mem, (located, text) = common.scoped(
+    mem, (located, text) = api.scoped(
         dir_option, user, project, lambda m: api.locate(m.store, agent, entry_id, text, usage=usage)
     )
     tags = api.clean_tags(tag) if tag else None
@@ -89,5 +89,5 @@ def run(
         body = None  # only the tags change
     else:
         body = common.read_text_argument(text, initial=located.entry.body)
-    echo(common.scope_note(mem, api.edit(mem, None, located, body, tags, allow_secret, allow).message), err=True)
+    echo(api.scope_note(mem, api.edit(mem, None, located, body, tags, allow_secret, allow).message), err=True)
     return 0

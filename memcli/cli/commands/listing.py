@@ -60,7 +60,6 @@ def run(
     from memcli import api, output
 
     from memcli.storage import vault
-    from memcli.cli import common
 
     from memcli.storage.citations import cited_paths, missing, stale_note
 
@@ -69,7 +68,7 @@ def run(
     newer: dict[int, int | None] = {}
     held: dict[int, str | None] = {}
     scope: dict[int, str] = {}
-    for name, mem in common.scopes(dir_option, user, project, category):
+    for name, mem in api.scopes(dir_option, user, project, category):
         store = mem.store
         found = api.entries(store, agent, category, tag, limit, archived)
         root = str(store.layout.root)

@@ -44,10 +44,9 @@ def run(
     project: bool = False,
 ) -> int:
     from memcli import api, output
-    from memcli.cli import common
     from memcli.output import echo
 
-    mem, (owner, wanted) = common.scoped(dir_option, user, project, lambda m: common.entries_by_id(m, agent, ids, "rm"))
+    mem, (owner, wanted) = api.scoped(dir_option, user, project, lambda m: api.entries_by_id(m, agent, ids, "rm"))
     if not yes and output.is_interactive():
         groups = mem.entries(owner, wanted)  # fails before asking if one is unknown
         count = sum(len(targets) for targets in groups.values())
@@ -57,5 +56,5 @@ def run(
         if not output.confirm(f"Remove {output.plural(count, 'entry', 'entries')}?"):
             echo("nothing removed", err=True)
             return 1
-    echo(common.scope_note(mem, api.remove(mem, owner, wanted).message), err=True)
+    echo(api.scope_note(mem, api.remove(mem, owner, wanted).message), err=True)
     return 0

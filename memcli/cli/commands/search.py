@@ -75,7 +75,7 @@ def run_search(
     project: bool = False,
 ) -> int:
     from memcli import api, output
-    from memcli.cli.common import scopes
+    from memcli.api import scopes
 
     ranked: list = []  # (-score, order, scope, hit): the two memories' hits by score, the project's first on a tie
     for scope, mem in scopes(dir_option, user, project, category):

@@ -68,7 +68,7 @@ def run(
             sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
         return 0
     usage = "memcli show [AGENT] ID"
-    mem, (located, extra) = common.scoped(
+    mem, (located, extra) = api.scoped(
         dir_option, user, project, lambda m: api.locate(m.store, agent, entry_id, None, usage=usage)
     )
     if extra is not None:

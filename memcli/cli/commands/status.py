@@ -46,9 +46,9 @@ def run(dir_option: str | None, agent: str | None = None, as_json: bool = False,
     for problem in report["problems"]:
         output.warn(problem)
     echo(f"memory: {store.layout.memory}" + (" (your personal memory)" if store.layout.personal else ""))
-    if not store.layout.personal and common.personal_exists():
-        from memcli.storage.paths import personal_root
+    from memcli.storage.paths import personal_layout, personal_root
 
+    if not store.layout.personal and personal_layout().exists():
         echo(f"personal memory: {personal_root() / '.memory'} (memcli status --user)")
     if not report["agents"]:
         echo("no agents yet — add one: memcli add AGENT CATEGORY TEXT")

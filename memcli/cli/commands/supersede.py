@@ -65,12 +65,12 @@ def run(
     from memcli.output import echo
 
     usage = "memcli supersede [AGENT] ID [TEXT]"
-    mem, (located, text) = common.scoped(
+    mem, (located, text) = api.scoped(
         dir_option, user, project, lambda m: api.locate(m.store, agent, entry_id, text, usage=usage)
     )
     body = common.read_text_argument(text, initial=located.entry.body)
     done = api.supersede(mem, None, located, body, tag, allow_secret, allow)
-    echo(common.scope_note(mem, done.message), err=True)
+    echo(api.scope_note(mem, done.message), err=True)
     if as_json:
         output.print_json(done.to_json())
     else:
