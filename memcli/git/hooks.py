@@ -294,7 +294,8 @@ def run(name: str, dir_option: str | None) -> int:
             return 0  # no memory here: nothing to do
         store = Store(layout)
         if name == "pre-commit":
-            for message in (compact_for_commit(store), export_for_commit(store)):
+            for step in (compact_for_commit, export_for_commit):
+                message = step(store)
                 if message:
                     sys.stderr.write(f"memcli: {message}\n")
         elif name in HOOKS:

@@ -631,7 +631,10 @@ def read_source(source: Source) -> str | None:
         raise MemcliError(f"cannot read {shown}: {exc.strerror}; nothing imported") from None
     if len(data) > MAX_SOURCE_BYTES:
         raise MemcliError(f"{shown} grew past {_size(MAX_SOURCE_BYTES)} while read; nothing imported")
-    text = decode_text(data, shown)  # "not UTF-8 text" / "holds NUL bytes (binary data?)"
+    try:
+        text = decode_text(data, shown)
+    except MemcliError as exc:  # "not UTF-8 text (byte N)", "holds NUL bytes (binary data?)"
+        raise MemcliError(f"{exc.message}; nothing imported") from None
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     _refuse_invisible(text, shown)
     if any(line.startswith(SETUP_FILE_MARK) for line in text.split("\n")[:12]):
@@ -734,8 +737,13 @@ class Report:
 def plan(root: Path, given: list[str], cwd: Path | None = None) -> tuple[list[str], list[Unit]]:
     """Every source read and split, before anything is written: the files and their units.
     Raises MemcliError (one line) for the first source that cannot be imported."""
+    from memcli.storage.fsutil import is_inside
+    from memcli.storage.paths import MEMORY_DIR
+
     files, units = [], []
     for source in find_sources(root, given, cwd):
+        if is_inside(source.path, root / MEMORY_DIR):
+            raise MemcliError(f"{source.shown} is memcli's own memory, not a source to import; nothing imported")
         text = read_source(source)
         if text is None:
             continue
