@@ -187,7 +187,9 @@ def test_every_source_format_is_split_categorised_and_tagged(repo: Path, tmp_pat
     assert "(applies to tests/**/*.py)" in one(entries, "pytest fixtures")["body"]
     check("Branch names are", "decisions", "from-agents-md", "conventions")
     mdc = check("Format with ruff; line length 120.", "decisions", "from-cursor-rules", "python", "pinned")
-    assert mdc["body"].startswith("Python formatting\n(applies to src/**/*.py, tests/*.py)\n\n")
+    assert (
+        mdc["body"] == "Python formatting\n\nFormat with ruff; line length 120.\n\n(applies to src/**/*.py, tests/*.py)"
+    )
     check("Never edit generated files", "decisions", "from-cursorrules")
     check("A billing backend for small shops", "projects", "from-memory-bank")
     check("Every money amount is an integer of cents", "decisions", "from-memory-bank")

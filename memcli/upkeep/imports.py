@@ -678,10 +678,11 @@ def units_of(source: Source, text: str) -> list[Unit]:
         content = body.strip("\n")
         if not content.strip():
             return []
-        head = [description] if description and description not in content else []
+        parts = [description] if description and description not in content else []
+        parts.append(content)
         if globs:
-            head.append("(applies to " + ", ".join(globs) + ")")
-        full = "\n\n".join(["\n".join(head), content]) if head else content
+            parts.append("(applies to " + ", ".join(globs) + ")")
+        full = "\n\n".join(parts)
         name = slug(str(meta.get("name") or stem))
         piece = Piece("rule", skipped + 1, full, [])
         cat = category(kind, stem, piece, str(meta.get("type") or "") or None)
