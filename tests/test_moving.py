@@ -345,6 +345,21 @@ def test_bad_input_gets_one_line_a_failing_exit_and_changes_nothing(repo: Path, 
     assert tree(repo) == before and not (repo / ".memory" / "dev").exists()
 
 
+def test_a_folder_outside_the_repository_is_refused_and_a_file_named_there_is_read(repo: Path, tmp_path: Path):
+    env = env_for(tmp_path)
+    refused = run("import", "/", cwd=repo, env=env)  # never a walk of the whole disk
+    assert refused.returncode == 1 and "/ is outside the repository" in refused.stderr
+    personal = write(Path(env["HOME"]), ".claude/CLAUDE.md", "- I prefer pytest parametrize over loops\n")
+    result = run("import", str(personal), "--dry-run", cwd=repo, env=env, check=True)
+    assert "would add dev/decisions" in result.stdout and "~/.claude/CLAUDE.md:1" in result.stdout
+    write(repo, "docs/notes/deploy.md", "## Deploy\n- Deploys go out on Tuesdays\n")
+    write(repo, "docs/.hidden/x.md", "- hidden\n")
+    folder = run("import", "docs", "--json", cwd=repo, env=env, check=True)
+    assert [(r["text"], r["tags"]) for r in json.loads(folder.stdout)["added"]] == [
+        ("Deploys go out on Tuesdays", ["from-deploy", "deploy"])
+    ]
+
+
 def test_a_symlink_out_of_claude_codes_memory_folder_is_refused(repo: Path, tmp_path: Path):
     env = env_for(tmp_path)
     folder = claude_memory(repo, env)
@@ -546,3 +561,22 @@ def test_the_splitter_never_loses_a_list_item(doc: tuple[str, list[str]]):
         if not item.strip("-*+ ") or re.fullmatch(r"[-*_ ]+", item):
             continue
         assert any(item in p for p in pieces), (item, text, pieces)
+
+
+_vocab = st.lists(
+    st.sampled_from("the a cents money rounding tests run fast slow proxy drops sockets".split()), max_size=14
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_vocab.map(" ".join), max_size=6), _vocab.map(" ".join))
+def test_the_copy_finder_answers_as_is_copy_does(seen: list[str], text: str):
+    from memcli.capture.copies import Seen, is_copy
+
+    finder = Seen()
+    for n, other in enumerate(seen):
+        finder.add(other, str(n))
+    found = finder.find(text)
+    assert (found is not None) == any(is_copy(other, text) for other in seen)
+    if found is not None:
+        assert is_copy(seen[int(found)], text)

@@ -479,10 +479,10 @@ def _is_memory_folder(folder: Path) -> bool:
 class Source:
     """A file to import, where it may lead (``base``: the folder it must resolve inside), its kind."""
 
-    __slots__ = ("path", "kind", "base", "shown")
+    __slots__ = ("path", "kind", "base", "shown", "within")
 
-    def __init__(self, path: Path, kind: str, base: Path, shown: str):
-        self.path, self.kind, self.base, self.shown = path, kind, base, shown
+    def __init__(self, path: Path, kind: str, base: Path, shown: str, within: str = "the repository"):
+        self.path, self.kind, self.base, self.shown, self.within = path, kind, base, shown, within
 
 
 def find_sources(root: Path, given: list[str], cwd: Path | None = None) -> list[Source]:
@@ -509,7 +509,7 @@ def find_sources(root: Path, given: list[str], cwd: Path | None = None) -> list[
             elif _is_memory_folder(path):
                 found = _memory_folder(path)
             else:
-                found = _folder(root, path)
+                found = _folder(root, path, text)
             if not found:
                 raise MemcliError(
                     f"{text} holds no file memcli can import (see `memcli import --help`); nothing imported"
@@ -522,8 +522,12 @@ def find_sources(root: Path, given: list[str], cwd: Path | None = None) -> list[
                 f"{text} is not a source memcli can import (CLAUDE.md, AGENTS.md, .mdc, .cursorrules, memory-bank/*.md,"
                 " copilot-instructions.md, Markdown); nothing imported"
             )
-        base = path.parent if kind == "claude-memory" and not _inside(path, root) else root
-        out.append(Source(path, kind, base, _shown(path, root, cwd)))
+        # A file named outside the repository (Claude Code's memory, your own ~/.claude/CLAUDE.md) is
+        # read where it is; a symlink must not lead it further (inside the repository: out of it).
+        if _inside(path, root):
+            out.append(Source(path, kind, root, _shown(path, root, cwd)))
+        else:
+            out.append(Source(path, kind, Path(os.path.realpath(path.parent)), _shown(path, root, cwd), "its folder"))
     return _unique(out)
 
 
@@ -561,20 +565,33 @@ def _known(root: Path, pattern: str) -> list[Source]:
     return out
 
 
-def _folder(root: Path, folder: Path) -> list[Source]:
+SKIPPED_FOLDERS = {".git", ".memory", "node_modules", ".venv", "venv", "__pycache__"}
+MAX_WALK = 20_000  # files and folders looked at in one folder given, at most
+
+
+def _folder(root: Path, folder: Path, text: str) -> list[Source]:
+    """The sources in a folder of the repository (hidden folders but .claude, .cursor and .github,
+    and .git, .memory, node_modules and virtual environments left out)."""
+    if not _inside(folder / "x", root):
+        raise MemcliError(
+            f"{text} is outside the repository (only Claude Code's memory folder may be); nothing imported"
+        )
     out: list[Source] = []
-    for path in sorted(folder.rglob("*")):
-        if len(out) > MAX_FILES:
-            break
-        if path.is_dir() and not path.is_symlink():
-            continue
-        if any(
-            p.startswith(".") and p not in (".claude", ".cursor", ".github") for p in path.relative_to(folder).parts
-        ):
-            continue
-        kind = classify(path)
-        if kind is not None:
-            out.append(Source(path, kind, root, _shown(path, root, Path.cwd())))
+    seen = 0
+    for where, dirs, files in os.walk(folder):
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if d not in SKIPPED_FOLDERS and (not d.startswith(".") or d in (".claude", ".cursor", ".github"))
+        )
+        seen += len(dirs) + len(files)
+        if seen > MAX_WALK:
+            raise MemcliError(f"{text} holds more than {MAX_WALK} files and folders: name the files; nothing imported")
+        for name in sorted(files):
+            path = Path(where) / name
+            kind = classify(path)
+            if kind is not None:
+                out.append(Source(path, kind, root, _shown(path, root, Path.cwd())))
     return out
 
 
@@ -582,7 +599,7 @@ def _memory_folder(folder: Path) -> list[Source]:
     names = sorted(p for p in folder.iterdir() if p.suffix == ".md" and not p.name.startswith("."))
     names.sort(key=lambda p: p.name != "MEMORY.md")  # the index first
     shown = _home(folder)
-    return [Source(p, "claude-memory", folder, f"{shown}/{p.name}") for p in names]
+    return [Source(p, "claude-memory", folder, f"{shown}/{p.name}", "Claude Code's memory folder") for p in names]
 
 
 def _unique(sources: list[Source]) -> list[Source]:
@@ -611,8 +628,7 @@ def read_source(source: Source) -> str | None:
 
     shown = source.shown
     if not is_inside(source.path, source.base):
-        where = "the repository" if source.kind != "claude-memory" else "Claude Code's memory folder"
-        raise MemcliError(f"refusing {shown}: a symlink leads it outside {where}; nothing imported")
+        raise MemcliError(f"refusing {shown}: a symlink leads it outside {source.within}; nothing imported")
     try:
         info = os.stat(source.path)
     except OSError as exc:
@@ -787,7 +803,7 @@ def run_import(
     """Import the sources (all known ones if none given) into ``agent``'s memory through
     ``api.add``; ``dry_run``: only say what would be added."""
     from memcli import api
-    from memcli.capture.copies import is_copy
+    from memcli.capture.copies import Seen
 
     store = mem.store
     chosen = mem.agent(agent, writing=True)
@@ -796,12 +812,12 @@ def run_import(
     store.layout.require()
     report = Report(chosen, dry_run)
     report.files = files
-    held: dict[str, list[tuple[str, str]]] = {}  # category -> (text, where) already in memory or this import
+    held: dict[str, Seen] = {}  # category -> the texts in memory or in this import
     if chosen in store.agents():
         for located in store.iter_entries(chosen):
-            held.setdefault(located.category, []).append((located.entry.body, f"{located.category} {located.entry.id}"))
+            held.setdefault(located.category, Seen()).add(located.entry.body, f"{located.category} {located.entry.id}")
     for unit in units:
-        same = next((w for body, w in held.get(unit.category, ()) if is_copy(body, unit.text)), None)
+        same = held.setdefault(unit.category, Seen()).find(unit.text)
         if same is not None:
             report.present.append((unit, same))
             continue
@@ -820,6 +836,6 @@ def run_import(
                 report.present.append((unit, f"{done.located.category} {done.located.entry.id}"))
                 continue
             entry_id = done.located.entry.id
-        held.setdefault(unit.category, []).append((unit.text, f"{unit.category} {entry_id or unit.where}"))
+        held[unit.category].add(unit.text, f"{unit.category} {entry_id or unit.where}")
         report.added.append((unit, entry_id))
     return report
