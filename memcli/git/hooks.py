@@ -346,14 +346,15 @@ def export_for_commit(store) -> str | None:
     holds memory changes, and stage each file changed in this commit; a file with unstaged changes
     of its own is left alone (staging it would commit them), and one git does not track is
     refreshed but not staged.  Returns what was done, or None."""
-    top = _committing_memory(store)
-    if top is None:
-        return None
     from memcli.upkeep import export
 
     root = store.layout.root
+    targets = export.exported(root)  # a few file reads: no git command runs for a repository without one
+    top = _committing_memory(store) if targets else None
+    if top is None:
+        return None
     done = []
-    for name, agent, budget in export.exported(root):
+    for name, agent, budget in targets:
         path = export.target(root, export.TARGETS[name])
         relative = os.path.relpath(os.path.realpath(path), os.path.realpath(top))
         if _paths(git(top, "diff", "--name-only", "-z", "--", relative)):
