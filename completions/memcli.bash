@@ -21,7 +21,7 @@ _memcli() {
         --format|-f) COMPREPLY=($(compgen -W "text json" -- "$cur")); return;;
     esac
     if [ -z "$cmd" ]; then
-        COMPREPLY=($(compgen -W "add archive audit checkpoint compact done edit init inject list mcp migrate pin recover resolve review rm search setup show status supersede trust ui unarchive unpin --dir --version --help -h" -- "$cur"))
+        COMPREPLY=($(compgen -W "add archive audit checkpoint compact done edit export import init inject list mcp migrate pin recover resolve review rm search setup show status supersede trust ui unarchive unpin --dir --version --help -h" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -77,6 +77,16 @@ _memcli() {
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
+            fi
+            ;;
+        export)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--to --agent -a --budget -b --dry-run --remove --json --dir --help -h" -- "$cur")); return
+            fi
+            ;;
+        import)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--agent -a --dry-run --allow --json --dir --help -h" -- "$cur")); return
             fi
             ;;
         init)

@@ -1365,6 +1365,10 @@ NOT_OPERATIONS = {
     "recover": "restores a terminal session's conversation; an agent has its own",
     "compact": "folds and archives memory for the team: run by the git hook and by people, after review",
     "migrate": "moves a whole AITEAM-X memory in: done once, by a person",
+    "import": "moves the instruction files and memory folders of other agents in: a person's choice of files,"
+    " done once (an agent adds what it learns with add)",
+    "export": "writes memory into an instruction file of the repository (AGENTS.md ...): a person's decision,"
+    " kept current by the pre-commit hook",
     "resolve": "settles a git merge conflict in memory files: part of a person's merge",
     "review": "shows held-back text, which is never shown to agents",
     "audit": "checks memory changed between two refs, for CI and pre-commit",

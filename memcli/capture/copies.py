@@ -31,3 +31,47 @@ def is_copy(a: str, b: str) -> bool:
     if min(len(wa), len(wb)) < NEAR_WORDS:
         return False
     return len(wa & wb) / len(wa | wb) >= NEAR_JACCARD
+
+
+class Seen:
+    """Texts seen, asked "is this a copy of one of them?" (``is_copy``'s answer) many times: each
+    text is normalised once, an exact copy is a lookup, and a near copy is looked for only among
+    the texts that hold one of its rarest words (a text sharing NEAR_JACCARD of the words of
+    another holds all but a tenth of them)."""
+
+    def __init__(self) -> None:
+        self.exact: dict[str, str] = {}
+        self.words: list[frozenset[str]] = []
+        self.names: list[str] = []
+        self.postings: dict[str, list[int]] = {}
+
+    def add(self, text: str, name: str) -> None:
+        key = same_text_key(text)
+        if not key:
+            return
+        self.exact.setdefault(key, name)
+        words = frozenset(key.split())
+        if len(words) >= NEAR_WORDS:
+            for word in words:
+                self.postings.setdefault(word, []).append(len(self.words))
+            self.words.append(words)
+            self.names.append(name)
+
+    def find(self, text: str) -> str | None:
+        """The name of a text seen that ``text`` is a copy of, or None."""
+        key = same_text_key(text)
+        if not key:
+            return None
+        if key in self.exact:
+            return self.exact[key]
+        words = frozenset(key.split())
+        if len(words) < NEAR_WORDS:
+            return None
+        rarest = sorted(words, key=lambda w: len(self.postings.get(w, ())))
+        need = int(len(words) * (1 - NEAR_JACCARD)) + 1  # a copy holds at least one of these
+        candidates = sorted({i for w in rarest[:need] for i in self.postings.get(w, ())})
+        for i in candidates:
+            other = self.words[i]
+            if len(words & other) / len(words | other) >= NEAR_JACCARD:
+                return self.names[i]
+        return None

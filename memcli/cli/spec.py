@@ -35,6 +35,8 @@ COMMANDS = (
     "recover",
     "compact",
     "migrate",
+    "import",
+    "export",
     "resolve",
     "review",
     "trust",
@@ -44,7 +46,7 @@ COMMANDS = (
     "mcp",
     "ui",
 )
-MODULES = {"list": "listing"}  # where a command's module is not named after it
+MODULES = {"list": "listing", "import": "import_"}  # where a command's module is not named after it
 TEXT_COMMANDS = {"add", "edit", "search", "inject"}  # their last arguments are free text
 
 

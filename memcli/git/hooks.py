@@ -3,8 +3,9 @@
 * ``post-checkout``, ``post-merge``, ``post-rewrite`` refresh the index (a cache in the
   untracked ``.memory/.vault/``): they never change a tracked file.
 * ``pre-commit`` compacts the memory when it is due and memory files are being
-  committed with no unstaged changes, and stages the result, so compaction lands in a
-  commit the user makes -- never as changes that appear after a pull.
+  committed with no unstaged changes, refreshes the sections ``memcli export`` wrote into
+  instruction files (``AGENTS.md`` ...), and stages the result, so compaction and the
+  exported memory land in a commit the user makes -- never as changes that appear after a pull.
 
 Installing beside other hook managers:
 
@@ -293,9 +294,10 @@ def run(name: str, dir_option: str | None) -> int:
             return 0  # no memory here: nothing to do
         store = Store(layout)
         if name == "pre-commit":
-            message = compact_for_commit(store)
-            if message:
-                sys.stderr.write(f"memcli: {message}\n")
+            for step in (compact_for_commit, export_for_commit):
+                message = step(store)
+                if message:
+                    sys.stderr.write(f"memcli: {message}\n")
         elif name in HOOKS:
             from memcli.search.index import SearchIndex
 
@@ -321,14 +323,9 @@ def _paths(result) -> list[str]:
     return [p for p in (result.stdout.split("\0") if result and result.returncode == 0 else []) if p]
 
 
-def compact_for_commit(store) -> str | None:
-    """Compact when due, if memory files are staged and have no unstaged changes; stage the result.
-
-    Returns what was done, or None when it did nothing.
-    """
-    from memcli.upkeep import compact
-    from memcli.upkeep import compact_log
-
+def _committing_memory(store) -> Path | None:
+    """The work tree's top when this commit holds memory files and the memory has no unstaged or
+    untracked changes (what is committed is what the work tree holds); else None."""
     top = toplevel(store.layout.root)
     if top is None or _in_progress(top):
         return None
@@ -338,11 +335,58 @@ def compact_for_commit(store) -> str | None:
     memory = os.path.relpath(os.path.realpath(store.layout.memory), os.path.realpath(top))
     staged = _paths(git(top, "diff", "--cached", "--name-only", "-z", "--", memory))
     if not staged:
-        return None  # no memory in this commit: compaction waits for one that has some
+        return None  # no memory in this commit: nothing waits for one
     unstaged = _paths(git(top, "diff", "--name-only", "-z", "--", memory))
     untracked = _paths(git(top, "ls-files", "--others", "--exclude-standard", "-z", "--", memory))
-    if unstaged or untracked or not compact_log.is_due(store):
+    return None if unstaged or untracked else top
+
+
+def export_for_commit(store) -> str | None:
+    """Refresh the memory sections ``memcli export`` wrote (``upkeep.export``) when this commit
+    holds memory changes, and stage each file changed in this commit; a file with unstaged changes
+    of its own is left alone (staging it would commit them), and one git does not track is
+    refreshed but not staged.  Returns what was done, or None."""
+    from memcli.upkeep import export
+
+    root = store.layout.root
+    targets = export.exported(root)  # a few file reads: no git command runs for a repository without one
+    top = _committing_memory(store) if targets else None
+    if top is None:
         return None
+    done = []
+    for name, agent, budget in targets:
+        path = export.target(root, export.TARGETS[name])
+        relative = os.path.relpath(os.path.realpath(path), os.path.realpath(top))
+        if _paths(git(top, "diff", "--name-only", "-z", "--", relative)):
+            done.append(f"{relative} has unstaged changes: its memory section was not refreshed (`memcli export`)")
+            continue
+        change = export.plan(root, name, export.section(store.layout, agent, budget or None, lambda _: None).render())
+        if not change.changed:
+            continue
+        export.write(root, change)
+        if not _paths(git(top, "ls-files", "-z", "--", relative)):
+            done.append(f"refreshed the memory section of {relative} (not tracked by git: not staged)")
+            continue
+        added = git(top, "add", "--", relative)
+        if added is None or added.returncode != 0:
+            done.append(f"refreshed the memory section of {relative} but could not stage it; `git add {relative}`")
+        else:
+            done.append(f"refreshed the memory section of {relative} and staged it in this commit")
+    return "; ".join(done) or None
+
+
+def compact_for_commit(store) -> str | None:
+    """Compact when due, if memory files are staged and have no unstaged changes; stage the result.
+
+    Returns what was done, or None when it did nothing.
+    """
+    from memcli.upkeep import compact
+    from memcli.upkeep import compact_log
+
+    top = _committing_memory(store)
+    if top is None or not compact_log.is_due(store):
+        return None
+    memory = os.path.relpath(os.path.realpath(store.layout.memory), os.path.realpath(top))
     from memcli.errors import LockTimeout
     from memcli.storage.fsutil import file_lock
 

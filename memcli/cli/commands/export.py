@@ -1,0 +1,142 @@
+"""`memcli export`."""
+
+from __future__ import annotations
+
+from memcli.cli.spec import DRY_RUN, CommandSpec, Param, json_flag
+
+SPEC = CommandSpec(
+    name="export",
+    help="""Write the memory into an instruction file, for agents that read one and run no hooks (Copilot, Aider, Gemini CLI, Zed).
+
+A marked section of AGENTS.md (--to claude: CLAUDE.md; copilot: .github/copilot-instructions.md;
+cursor: the rule .cursor/rules/memcli-memory.mdc) gets the project text, the pinned entries, the
+newest decisions and lessons and the open tasks, within the budget, as `inject` picks and cuts
+them. Everything else in the file stays byte for byte; `memcli setup codex`'s section stays too.
+Memory held back (`memcli review`) is never exported. Run again, it rewrites the file only when
+the memory changed. After that, memcli's pre-commit hook (`memcli init`) refreshes every exported
+section in each commit that changes memory, and stages it in that commit. `memcli import` never
+reads the section back.""",
+    epilog="""Examples:
+
+  memcli export
+
+  memcli export --to copilot --to claude --budget 1000
+
+  memcli export --dry-run
+
+  memcli export --to agents --remove
+""",
+    params=(
+        Param(
+            "to",
+            "options",
+            flags=("--to",),
+            type=str,
+            default=None,
+            help="Where: agents (AGENTS.md, the default), claude, copilot, cursor (repeatable).",
+            metavar="FILE",
+        ),
+        Param(
+            "agent",
+            "option",
+            flags=("--agent", "-a"),
+            type=str,
+            default="dev",
+            help="The agent whose memory is exported.",
+            metavar="AGENT",
+        ),
+        Param(
+            "budget",
+            "option",
+            flags=("--budget", "-b"),
+            type=int,
+            default=None,
+            help="Token budget of the section [default: inject's, 2000].",
+            metavar="TOKENS",
+            min=1,
+            max=100_000,
+        ),
+        DRY_RUN,
+        Param(
+            "remove",
+            "flag",
+            flags=("--remove",),
+            type=bool,
+            default=False,
+            help="Take the section out (the rest of the file stays).",
+        ),
+        json_flag("Print what was (or would be) written, as JSON."),
+    ),
+)
+
+
+def run(
+    dir_option: str | None,
+    to: list[str] | None = None,
+    agent: str = "dev",
+    budget: int | None = None,
+    dry_run: bool = False,
+    remove: bool = False,
+    as_json: bool = False,
+) -> int:
+    from memcli.cli import common
+    from memcli.output import echo, print_json, warn
+    from memcli.recall.block import tokens
+    from memcli.upkeep import export
+
+    from memcli.errors import MemcliError
+
+    names = list(dict.fromkeys(to or ["agents"]))
+    for name in names:
+        if name not in export.TARGETS:
+            raise MemcliError(f"unknown --to {name!r}: agents, claude, copilot or cursor")
+    layout = common.layout(dir_option)
+    text = None
+    chosen = None
+    if not remove:
+        chosen = export.section(layout, agent, budget, warn)
+        text = chosen.render()
+    changes = [export.plan(layout.root, name, text) for name in names]  # all read and checked first
+    if not dry_run:
+        for change in changes:
+            export.write(layout.root, change)
+    if chosen is not None and chosen.held:
+        n = len(chosen.held)
+        warn(f"{n} held-back {'memory' if n == 1 else 'memories'} not exported (`memcli review`)")
+    if as_json:
+        print_json(
+            {
+                "agent": agent,
+                "dry_run": dry_run,
+                "section": text,
+                "tokens": tokens(text) if text else 0,
+                "files": [{"path": c.shown, "changed": c.changed, "exists": c.after is not None} for c in changes],
+            }
+        )
+        return 0
+    if dry_run and text is not None:
+        echo(text.rstrip("\n"))
+    for change in changes:
+        if not change.changed:
+            echo(f"{change.shown}: up to date" if text is not None else f"{change.shown}: no memory section", err=True)
+            continue
+        verb = "would " if dry_run else ""
+        if change.after is None:
+            what = f"{verb}remove {change.shown}" if dry_run else f"removed {change.shown}"
+        elif change.before is None:
+            what = f"{verb}create {change.shown}" if dry_run else f"created {change.shown}"
+        elif text is None:
+            what = (
+                f"{verb}take the memory section out of {change.shown}"
+                if dry_run
+                else f"took the memory section out of {change.shown}"
+            )
+        else:
+            what = (
+                f"{verb}update the memory section of {change.shown}"
+                if dry_run
+                else f"updated the memory section of {change.shown}"
+            )
+        used = f" ({tokens(text)} tokens)" if text is not None else ""
+        echo(what + used, err=True)
+    return 0

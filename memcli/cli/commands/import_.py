@@ -1,0 +1,88 @@
+"""`memcli import` (the module is ``import_``: ``import`` is Python's)."""
+
+from __future__ import annotations
+
+from memcli.cli.spec import ALLOW_RULE, DRY_RUN, CommandSpec, Param, json_flag
+
+SPEC = CommandSpec(
+    name="import",
+    help="""Bring in the memory your agents already keep: CLAUDE.md, AGENTS.md, Cursor rules, Cline's memory bank, Copilot's instructions, Claude Code's auto memory.
+
+A SOURCE is a file or a folder. With none, every known source in the repository is read:
+CLAUDE.md, .claude/CLAUDE.md, .claude/rules/**/*.md, AGENTS.md, .cursor/rules/**/*.mdc,
+.cursorrules, memory-bank/*.md, .github/copilot-instructions.md, and Claude Code's auto memory
+for this repository (~/.claude/projects/<path>/memory/: MEMORY.md and its topic files). Each list
+item, each section's prose and each rule file becomes an entry, in a category by its heading
+(Next steps: tasks; Gotchas: lessons; Conventions: decisions; Overview: projects; else a
+decision, or project context for prose), tagged with where it came from (#from-claude-md) and
+its heading. Sources are only read. What memory already holds is not added again, so importing
+twice adds nothing; memcli's own sections (`memcli export`, `memcli setup`) are never imported. A
+missing, binary, huge or malformed source, a symlink out of the repository, or an invisible
+character imports nothing; an entry that `add` would refuse (a secret, a content rule) is
+skipped with a line on stderr.""",
+    epilog="""Examples:
+
+  memcli import --dry-run
+
+  memcli import
+
+  memcli import CLAUDE.md .cursor/rules --agent frontend
+
+  memcli import ~/.claude/projects/-home-me-app/memory
+""",
+    params=(
+        Param(
+            "sources",
+            "arguments",
+            help="Files or folders to import (default: every known source).",
+            metavar="[SOURCE]...",
+        ),
+        Param(
+            "agent",
+            "option",
+            flags=("--agent", "-a"),
+            type=str,
+            default="dev",
+            help="The agent whose memory receives the entries.",
+            metavar="AGENT",
+        ),
+        DRY_RUN,
+        ALLOW_RULE,
+        json_flag("Print what was (or would be) added, already there, and skipped, as JSON."),
+    ),
+)
+
+
+def run(
+    dir_option: str | None,
+    sources: list[str] | None = None,
+    agent: str = "dev",
+    dry_run: bool = False,
+    allow: list[str] | None = None,
+    as_json: bool = False,
+) -> int:
+    from memcli import api
+    from memcli.cli import common
+    from memcli.output import echo, plural, print_json
+    from memcli.upkeep.imports import run_import
+
+    mem = common.memory(dir_option)
+    report = run_import(mem, agent, list(sources or ()), dry_run=dry_run, allow=allow)
+    if as_json:
+        print_json(report.to_json())
+        return 0
+    verb = "would add" if dry_run else "added"
+    for unit, entry_id in report.added:
+        name = f"{report.agent}/{unit.category}" + (f" {entry_id}" if entry_id else "")
+        echo(f"{verb} {name}  {unit.where}  {api.first_line(unit.text)[:70]}")
+    for unit, why in report.skipped:
+        echo(f"skipped {unit.where}: {why}", err=True)
+    if not report.files:
+        echo("nothing to import: no CLAUDE.md, AGENTS.md, Cursor rules, memory bank or Copilot instructions here")
+        return 0
+    done = "would import" if dry_run else "imported"
+    notes = [f"{len(report.present)} already in memory"] if report.present else []
+    notes += [f"{len(report.skipped)} skipped"] if report.skipped else []
+    extra = f" ({', '.join(notes)})" if notes else ""
+    echo(f"{done} {plural(len(report.added), 'entry', 'entries')} from {plural(len(report.files), 'file')}{extra}")
+    return 0

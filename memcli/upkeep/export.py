@@ -1,0 +1,203 @@
+"""`memcli export`: the memory, as a marked section of an instruction file, for agents that read
+such a file and run no hooks (Copilot, Aider, Gemini CLI, Zed ...).
+
+The section (between ``MARKS``) holds the project text, the agent's pinned entries, its newest
+decisions and lessons and its open tasks, chosen and cut to the budget by what ``inject`` uses
+(``recall.block.gather`` and ``fit``; no task, so the newest decisions and lessons, up to
+``DECISIONS`` and ``LESSONS``).  The last handoff and the recovery snapshot are left out: they
+are one session's, and would change the file at every session's end.  Held-back memory
+(unreviewed, flagged: ``recall.trust``) is never written; the poisoned memory of a branch exports
+nothing.  Everything outside the section stays byte for byte (``storage.sections.with_section``);
+a section already current is not written at all (the file keeps its mtime).  ``memcli setup
+codex``'s own section of AGENTS.md has other markers: each leaves the other alone.
+
+Kept current by the pre-commit hook (``git.hooks.export_for_commit``): a commit that holds memory
+changes refreshes the sections already exported and stages them in that same commit, so a pull
+brings memory and its exported section together and nothing changes after it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from memcli.errors import MemcliError
+from memcli.recall.block import Selection
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from memcli.storage.paths import Layout
+
+MARKS = ("<!-- memcli export: start -->", "<!-- memcli export: end -->")
+TARGETS = {
+    "agents": "AGENTS.md",
+    "claude": "CLAUDE.md",
+    "copilot": ".github/copilot-instructions.md",
+    "cursor": ".cursor/rules/memcli-memory.mdc",
+}
+CURSOR_HEAD = (
+    "---\ndescription: This project's memory (decisions, lessons, open tasks), exported by memcli\n"
+    "alwaysApply: true\n---\n"
+)
+ABOUT = (
+    "<!-- memcli export --agent {agent} --budget {budget}: written from .memory/ by `memcli export` and"
+    " refreshed by memcli's pre-commit hook; change the memory (memcli add, edit, rm), not this section. -->"
+)
+_ABOUT_RE = re.compile(r"^<!-- memcli export --agent ([a-z0-9][a-z0-9._-]*) --budget (\d+):", re.M)
+DECISIONS = 10  # newest decisions and lessons the section may hold (the budget may cut them)
+LESSONS = 10
+HEADING = "## Project memory (memcli)"
+
+
+class Section(Selection):
+    """A selection rendered as a section of an instruction file (``fit`` measures this rendering)."""
+
+    agent = "dev"
+    budget = 0
+
+    def render(self) -> str:
+        parts = [ABOUT.format(agent=self.agent, budget=self.budget), "", HEADING]
+        if self.project.strip():
+            project = self.project.strip()
+            if len(re.findall(r"(?m)^[ \t]*(?:```|~~~)", project)) % 2:
+                project += "\n```"  # an open fence would swallow the end marker
+            parts += ["", project]
+        for title, items, bullet in (
+            ("Pinned", self.pinned, True),
+            ("Decisions", self.decisions, True),
+            ("Lessons", self.lessons, True),
+            ("Open tasks", self.tasks, False),
+        ):
+            if items:
+                parts += ["", f"### {title}", ""]
+                parts += [f"- {i.text}" if bullet else i.text for i in items]
+        if len(parts) == 3:
+            parts += ["", "(no memory yet)"]
+        return "\n".join(parts) + "\n"
+
+
+def section(layout: Layout, agent: str, budget: int | None, warn: Callable[[str], None]) -> Section:
+    """The section for an agent, fitted to the budget (default: inject's); held-back memory left out."""
+    from memcli.config import Config, load_config
+    from memcli.recall import block, trust
+    from memcli.storage.paths import validate_agent
+    from memcli.storage.store import Store
+
+    validate_agent(agent)
+    config = load_config(layout.memory)
+    prov = trust.provenance(layout)
+    if prov.poisoned:
+        raise MemcliError(f"no memory exported: {prov.poisoned} (`memcli review`)")
+    if prov.config_held:
+        warn("config.toml holds unreviewed changes; exporting with the defaults (`memcli review`)")
+        config = Config()
+    config.inject_decisions = max(config.inject_decisions, DECISIONS)
+    config.inject_lessons = max(config.inject_lessons, LESSONS)
+    chosen = Section()
+    chosen.__dict__.update(vars(block.gather(Store(layout, config), layout, agent, "", False, warn)))
+    chosen.handoff, chosen.snapshot, chosen.show_held = None, [], False
+    chosen.agent, chosen.budget = agent, budget or config.inject_budget
+    return block.fit(chosen, chosen.budget)  # type: ignore[return-value]
+
+
+def target(root: Path, relative: str) -> Path:
+    """The file to write: ``relative`` under ``root``, or where a symlink there leads if that is
+    inside ``root`` too (``CLAUDE.md -> AGENTS.md``); never anything outside."""
+    from memcli.storage.fsutil import is_inside
+
+    path = root / relative
+    if not is_inside(path.parent, root) or (os.path.lexists(path) and not is_inside(path, root)):
+        raise MemcliError(
+            f"refusing to write {relative}: it resolves outside {root} (through a symlink); nothing changed"
+        )
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    if path.exists() and not path.is_file():
+        raise MemcliError(f"{relative} is not a regular file; nothing changed")
+    return path
+
+
+def current_text(path: Path, shown: str) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise MemcliError(f"cannot read {shown}: {exc.strerror}; nothing changed") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise MemcliError(f"{shown} is not UTF-8 text; nothing changed") from None
+
+
+class Change:
+    """One file's export: its path, as shown, the text before and after (None: no file)."""
+
+    def __init__(self, path: Path, shown: str, before: str | None, after: str | None):
+        self.path, self.shown, self.before, self.after = path, shown, before, after
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+
+def plan(root: Path, name: str, text: str | None) -> Change:
+    """The file ``TARGETS[name]`` with the section ``text`` put in (None: taken out)."""
+    from memcli.storage.sections import with_section
+
+    relative = TARGETS[name]
+    path = target(root, relative)
+    before = current_text(path, relative)
+    base = before
+    if name == "cursor" and before is None and text is not None:
+        base = CURSOR_HEAD  # the rule file is memcli's own: always applied
+    after = with_section(base, text, MARKS, relative)
+    if name == "cursor" and after is not None and after.strip() == CURSOR_HEAD.strip():
+        after = None  # nothing left of the rule but memcli's head
+    if before is None and after is None:
+        return Change(path, relative, None, None)
+    return Change(path, relative, before, after)
+
+
+def write(root: Path, change: Change) -> None:
+    """Write one planned change (an unchanged file is not touched)."""
+    from memcli.storage.fsutil import atomic_write, make_dirs, remove
+
+    if not change.changed:
+        return
+    if change.after is None:
+        remove(change.path, root)
+        return
+    make_dirs(change.path.parent, root)
+    atomic_write(change.path, change.after, root)
+
+
+def exported(root: Path) -> list[tuple[str, str, int]]:
+    """The targets that hold an exported section now: (name, agent, budget) as it was exported."""
+    from memcli.storage.sections import sections
+
+    found = []
+    for name, relative in TARGETS.items():
+        try:
+            path = target(root, relative)
+            text = current_text(path, relative)
+        except MemcliError:
+            continue
+        if not text:
+            continue
+        try:
+            spans = sections(text, MARKS, relative)
+        except MemcliError:
+            continue
+        if not spans:
+            continue
+        about = _ABOUT_RE.search(text[spans[0][0] : spans[0][1]])
+        if about:
+            found.append((name, about.group(1), int(about.group(2))))
+        else:
+            found.append((name, "dev", 0))
+    return found

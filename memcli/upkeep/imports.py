@@ -1,0 +1,841 @@
+"""`memcli import`: the memory agents already keep, moved in.
+
+Sources (``SOURCES``): ``CLAUDE.md``, ``.claude/CLAUDE.md`` and ``.claude/rules/**/*.md``;
+``AGENTS.md``; ``.cursor/rules/**/*.mdc`` and ``.cursorrules``; Cline's ``memory-bank/*.md``;
+``.github/copilot-instructions.md``; and Claude Code's auto memory folder (``MEMORY.md`` and its
+topic files, outside the repository: ``claude_memory_folder``).  With no source named, every one of
+them found in the repository is imported (``memcli import --dry-run`` first shows what).
+
+**Units.**  A rule file (``.mdc``, ``.claude/rules``, an auto-memory topic file with front matter)
+is one entry.  Any other file is split (``split_markdown``): each list item is an entry (with its
+nested lines), and the prose of each section (the text under a heading that is not a list) is one
+entry; a lead-in line that ends with ``:`` heads each item of the list after it.  Headings give a tag
+(``## Code style`` -> ``#code-style``), and every entry is tagged with where it came from
+(``#from-claude-md``).  memcli's own sections (``memcli setup``'s, ``memcli export``'s) and HTML
+comments are never read, nor the link lines of ``MEMORY.md`` that point at its topic files (those
+files are read themselves).
+
+**The category rule** (``category``), first match wins:
+
+1. a checkbox item (``- [ ]``, ``- [x]``) is a task;
+2. the nearest heading that names a kind decides: tasks (todo, next steps, what's left, backlog,
+   roadmap, open questions, tasks), lessons (lessons, learned, gotchas, pitfalls, caveats,
+   troubleshooting, known issues, debugging, mistakes, warnings, quirks, feedback), decisions
+   (decisions, architecture, design, conventions, style, rules, guidelines, patterns, standards,
+   principles, ADRs, policies, preferences, do's and don'ts), projects (overview, about, context,
+   project, product, purpose, structure, layout, setup, commands, build, environment, stack, tech,
+   dependencies, workflow, deployment, brief); a list item under a tasks heading is stored as an
+   open task (``- [ ] …``);
+3. else the source decides: a rule file, and a list item of an instruction file, is a decision (a
+   standing rule); the prose of an instruction file is project context; Cline's files by name
+   (``systemPatterns`` decisions, the others projects); an auto-memory file by its ``type``
+   (feedback: lessons; project, reference: projects; user: decisions), else a lesson.
+
+A Cursor rule with ``alwaysApply: true`` is pinned (memcli's standing rules).
+
+**Idempotent.**  A unit that the agent's memory already holds (the same text, or nearly:
+``capture.copies.is_copy``, one word changed in a sentence of twenty) is not added again, archived
+entries included: an entry you do not want back, archive (``memcli archive``), since an entry
+removed with ``rm`` comes back with the next import of its source.  A source line that changed more
+than that is a new memory: it is added beside the old entry, which stays until you remove it.
+
+**Checks.**  Every source is read, split and checked before the first write; a missing file, a
+folder or device, a file above ``MAX_SOURCE_BYTES``, one that is not UTF-8 text, a symlink out of the
+repository (or out of the auto memory folder), a malformed front matter, or an invisible character
+anywhere (text its reader never saw: U+E0000 tag characters spell whole sentences) refuses the
+whole import in one line.  Each unit then goes through ``add``'s own checks (``api.add``: size,
+secrets, the content rules): a unit one of them refuses is reported in one line and skipped.  An
+import is the user's own write (they chose the file, in their repository), so what it adds is not
+held back by git provenance; the content rules apply to it as to every write.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import textwrap
+from pathlib import Path
+
+from memcli.errors import MemcliError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memcli.api import Memory
+    from memcli.storage.store import Store
+
+MAX_SOURCE_BYTES = 1_048_576  # an instruction file is a page or two; 1 MB is a log, a dump, not memory
+MAX_FILES = 500  # files one import reads at most (a folder of thousands is not an agent's memory)
+
+# kind -> (tag, what it is)
+KINDS = {
+    "claude-md": ("from-claude-md", "Claude Code's CLAUDE.md"),
+    "claude-rules": ("from-claude-rules", "a Claude Code rule (.claude/rules)"),
+    "agents-md": ("from-agents-md", "AGENTS.md"),
+    "cursor-rules": ("from-cursor-rules", "a Cursor rule (.mdc)"),
+    "cursorrules": ("from-cursorrules", "Cursor's .cursorrules"),
+    "memory-bank": ("from-memory-bank", "Cline's memory bank"),
+    "copilot": ("from-copilot-instructions", "GitHub Copilot's instructions"),
+    "claude-memory": ("from-claude-memory", "Claude Code's auto memory"),
+    "markdown": ("from-markdown", "a Markdown file"),
+}
+RULE_KINDS = {"claude-rules", "cursor-rules"}  # one file, one entry
+INSTRUCTION_KINDS = {"claude-md", "agents-md", "cursorrules", "copilot", "markdown"}
+
+# The sources looked for when none is named (relative to the repository; globs for rule folders).
+SOURCES = (
+    "CLAUDE.md",
+    ".claude/CLAUDE.md",
+    ".claude/rules/**/*.md",
+    "AGENTS.md",
+    ".cursor/rules/**/*.mdc",
+    ".cursorrules",
+    "memory-bank/*.md",
+    ".github/copilot-instructions.md",
+)
+SETUP_FILE_MARK = "<!-- written by `memcli "  # a file memcli setup owns whole (the Cursor rule)
+
+CLINE = {"systempatterns": "decisions"}  # the other memory-bank files: projects
+
+_HEADING_KINDS = (
+    (
+        "tasks",
+        r"to-?dos?|to do|next steps?|what'?s left|remaining|backlog|roadmap|open questions?|tasks?|pending"
+        r"|in progress|follow-?ups?",
+    ),
+    (
+        "lessons",
+        r"lessons?|learn(?:ed|ings?|t)?|gotchas?|pitfalls?|caveats?|troubleshoot(?:ing)?|known issues?|debug(?:ging)?"
+        r"|mistakes?|warnings?|quirks?|feedback|traps?",
+    ),
+    (
+        "decisions",
+        r"decisions?|architecture|design|conventions?|style|rules?|guidelines?|patterns?|standards?|principles?"
+        r"|adrs?|polic(?:y|ies)|preferences?|do'?s|don'?ts?|must",
+    ),
+    (
+        "projects",
+        r"overview|about|context|projects?|product|purpose|structure|layout|setup|commands?|build(?:ing)?"
+        r"|environment|stack|tech(?:nolog(?:y|ies))?|dependenc(?:y|ies)|workflows?|deploy(?:ment|ing)?|brief",
+    ),
+)
+_KIND_RES = [(cat, re.compile(rf"\b(?:{words})\b")) for cat, words in _HEADING_KINDS]
+MEMORY_TYPES = {"feedback": "lessons", "project": "projects", "reference": "projects", "user": "decisions"}
+
+_FENCE = re.compile(r"^[ \t]{0,3}(```+|~~~+)")
+_HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_SETEXT = re.compile(r"^[ \t]{0,3}(=+|-+)[ \t]*$")
+_ITEM = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+|$)(.*)$")
+_CHECKBOX = re.compile(r"^\[([ xX])\][ \t]+")
+_RULE_LINE = re.compile(r"^[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")  # a thematic break, not an item
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_LINK_ITEM = re.compile(r"^\[[^\]]*\]\(([^)\s]+\.md)\)")
+
+
+class Unit:
+    """One memory found in a source: its text, the line it starts on, its category and tags."""
+
+    __slots__ = ("path", "shown", "line", "text", "category", "tags")
+
+    def __init__(self, path: Path, shown: str, line: int, text: str, category: str, tags: list[str]):
+        self.path, self.shown, self.line, self.text, self.category, self.tags = path, shown, line, text, category, tags
+
+    @property
+    def where(self) -> str:
+        return f"{self.shown}:{self.line}"
+
+
+class Piece:
+    """What ``split_markdown`` finds: a list item or the prose of a section, with its headings."""
+
+    __slots__ = ("kind", "line", "text", "headings", "checkbox")
+
+    def __init__(self, kind: str, line: int, text: str, headings: list[tuple[int, str]], checkbox: bool = False):
+        self.kind, self.line, self.text, self.headings, self.checkbox = kind, line, text, headings, checkbox
+
+    def __repr__(self) -> str:
+        return f"Piece({self.kind!r}, {self.line}, {self.text!r}, {self.headings!r})"
+
+
+# ---------------------------------------------------------------------------------- splitting
+
+
+def split_markdown(text: str) -> list[Piece]:
+    """Markdown split at its natural units: each list item (with its nested lines and any code block
+    inside it), and each section's prose.  ``headings``: the headings above, outermost first.
+    Never raises; every list item's text is in some piece."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    pieces: list[Piece] = []
+    headings: list[tuple[int, str]] = []
+    prose: list[tuple[int, str]] = []  # (line number, text) of the current section's prose
+    item: list[str] = []
+    item_line = item_indent = 0
+    lead = ""  # a line ending with ':' right before a list: it heads each item of that list
+    fence: str | None = None
+    blank_before = True
+
+    def flush_item() -> None:
+        nonlocal item
+        body = _dedent("\n".join(item).strip("\n")) if item else ""
+        if body.strip():
+            checkbox = bool(_CHECKBOX.match(body))
+            shown = body if checkbox or not lead else f"{lead} {body}"
+            pieces.append(Piece("item", item_line, shown, headings, checkbox))
+        item = []
+
+    def flush_prose() -> None:
+        nonlocal prose
+        body = "\n".join(t for _, t in prose).strip("\n")
+        if any(t.strip() and not _RULE_LINE.match(t) for _, t in prose):  # not only rules (---)
+            first = next(n for n, t in prose if t.strip())
+            pieces.append(Piece("prose", first, textwrap.dedent(body).strip("\n"), headings))
+        prose = []
+
+    def new_heading(level: int, title: str) -> None:
+        nonlocal headings, lead
+        flush_item()
+        flush_prose()
+        lead = ""
+        headings = [(lv, h) for lv, h in headings if lv < level] + [(level, title.strip())]
+
+    for number, line in enumerate(lines, 1):
+        indent = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+        if fence is not None:  # inside a fenced code block: its lines belong to what holds it
+            if item:
+                item.append(line)
+            else:
+                prose.append((number, line))
+            if line.strip().startswith(fence) and not line.strip().lstrip(fence[0]).strip():
+                fence = None
+            continue
+        opened = _FENCE.match(line)
+        if opened:
+            fence = opened.group(1)
+            if item and (indent > item_indent or not blank_before):
+                item.append(line)
+            else:
+                flush_item()
+                lead = ""
+                prose.append((number, line))
+            blank_before = False
+            continue
+        heading = _HEADING.match(line)
+        if heading and not (item and indent > item_indent):
+            new_heading(len(heading.group(1)), heading.group(2))
+            blank_before = True
+            continue
+        if not item and prose and not blank_before and _SETEXT.match(line) and prose[-1][1].strip():
+            _, title = prose.pop()
+            new_heading(1 if line.strip()[0] == "=" else 2, title)
+            blank_before = True
+            continue
+        found = _ITEM.match(line)
+        if found and not _RULE_LINE.match(line):
+            if item and indent > item_indent:  # a nested item: part of the one above
+                item.append(line)
+                blank_before = False
+                continue
+            if not item:  # a list starts: a lead-in line right above it heads its items
+                lead = ""
+                while prose and not prose[-1][1].strip():
+                    prose.pop()
+                if prose and prose[-1][1].rstrip().endswith(":") and not _CHECKBOX.match(found.group(4)):
+                    lead = " ".join(prose.pop()[1].split())
+            flush_item()
+            item = [line]
+            item_line, item_indent = number, indent
+            blank_before = False
+            continue
+        if not line.strip():
+            if item:
+                item.append(line)
+            elif prose:
+                prose.append((number, line))
+            blank_before = True
+            continue
+        if item:
+            if indent > item_indent or not blank_before:  # a continuation (indented, or no blank line)
+                item.append(line)
+                blank_before = False
+                continue
+            flush_item()
+            lead = ""
+        prose.append((number, line))
+        blank_before = False
+    flush_item()
+    flush_prose()
+    pieces.sort(key=lambda p: p.line)
+    return pieces
+
+
+def _dedent(text: str) -> str:
+    """A list item's text without its marker's indent: the item's own lines as written."""
+    first, _, rest = text.partition("\n")
+    first = first.strip()
+    found = _ITEM.match(first)
+    if found and not _RULE_LINE.match(first):
+        first = found.group(4)
+    return first + ("\n" + textwrap.dedent(rest) if rest else "") if found else textwrap.dedent(text).strip("\n")
+
+
+# ---------------------------------------------------------------------------------- front matter
+
+
+def front_matter(text: str, shown: str, strict: bool) -> tuple[dict[str, object], str, int]:
+    """The YAML-ish front matter of a rule file (``key: value`` lines and ``- item`` lists), the text
+    after it, and how many lines it took.  ``strict``: a front matter that does not parse is an error
+    (else the text is read as it is: a ``---`` line is a thematic break)."""
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        return {}, text, 0
+    end = next((n for n in range(1, len(lines)) if lines[n].strip() == "---"), None)
+    if end is None:
+        if strict:
+            raise MemcliError(
+                f"{shown}: the front matter opened on line 1 is never closed with '---'; nothing imported"
+            )
+        return {}, text, 0
+    data: dict[str, object] = {}
+    key = None
+    for n in range(1, end):
+        raw = lines[n]
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        pair = re.match(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$", raw)
+        listed = re.match(r"^[ \t]+-[ \t]+(.*?)[ \t]*$", raw) or re.match(r"^-[ \t]+(.*?)[ \t]*$", raw)
+        if pair:
+            key = pair.group(1)
+            value = _scalar(pair.group(2) or "")
+            data[key] = [] if value == "" else value
+        elif listed and key is not None and isinstance(data.get(key), list):
+            items = data[key]
+            assert isinstance(items, list)
+            items.append(_scalar(listed.group(1)))
+        else:
+            if strict:
+                raise MemcliError(
+                    f"{shown}: malformed front matter on line {n + 1} (expected 'key: value'); nothing imported"
+                )
+            return {}, text, 0
+    return data, "\n".join(lines[end + 1 :]), end + 1
+
+
+def _scalar(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def _truth(data: dict[str, object], key: str, shown: str) -> bool:
+    value = data.get(key)
+    if value is None:
+        return False
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    raise MemcliError(f"{shown}: {key} in the front matter must be true or false, not {value!r}; nothing imported")
+
+
+def _globs(data: dict[str, object], key: str) -> list[str]:
+    value = data.get(key)
+    if isinstance(value, list):
+        return [str(v) for v in value if str(v).strip()]
+    if isinstance(value, str) and value.strip():
+        stripped = value.strip().strip("[]")
+        return [g.strip().strip("'\"") for g in stripped.split(",") if g.strip()]
+    return []
+
+
+# ---------------------------------------------------------------------------------- categories
+
+
+def slug(heading: str) -> str:
+    """A heading as a tag: lower-case ASCII words joined by '-' (empty if none)."""
+    heading = re.sub(r"[`*_\[\]()]", "", heading)
+    return re.sub(r"[^a-z0-9]+", "-", heading.lower()).strip("-")[:40].strip("-")
+
+
+def heading_category(headings: list[tuple[int, str]]) -> str | None:
+    """The category the nearest heading that names one gives (rule 2)."""
+    for _, heading in reversed(headings):
+        lower = heading.lower().replace("\u2019", "'")
+        for category, pattern in _KIND_RES:
+            if pattern.search(lower):
+                return category
+    return None
+
+
+def category(kind: str, stem: str, piece: Piece, memory_type: str | None = None) -> str:
+    """The category of a piece of a source (the rule in this module's docstring)."""
+    if piece.checkbox:
+        return "tasks"
+    found = heading_category(piece.headings)
+    if found:
+        return found
+    if kind == "memory-bank":
+        return CLINE.get(stem.lower(), "projects")
+    if kind == "claude-memory":
+        return MEMORY_TYPES.get((memory_type or "").lower(), "lessons")
+    if kind in RULE_KINDS:
+        return "decisions"
+    return "decisions" if piece.kind == "item" else "projects"
+
+
+# ---------------------------------------------------------------------------------- sources
+
+
+def classify(path: Path) -> str | None:
+    """The kind of source a file is, by its name and place; None if it is not one."""
+    name, parts = path.name, path.parts
+    if name in ("CLAUDE.md", "CLAUDE.local.md"):
+        return "claude-md"
+    if name == "AGENTS.md":
+        return "agents-md"
+    if name == "copilot-instructions.md":
+        return "copilot"
+    if name == ".cursorrules":
+        return "cursorrules"
+    if path.suffix == ".mdc":
+        return "cursor-rules"
+    if path.suffix == ".md":
+        for n in range(len(parts) - 1):
+            if parts[n] == ".claude" and parts[n + 1] == "rules":
+                return "claude-rules"
+        if path.parent.name == "memory-bank":
+            return "memory-bank"
+        if name == "MEMORY.md" or (path.parent / "MEMORY.md").exists():
+            return "claude-memory"
+        return "markdown"
+    if path.suffix in (".markdown", ".txt"):
+        return "markdown"
+    return None
+
+
+def sanitized(path: str) -> str:
+    """A folder's name under ``~/.claude/projects/``: its absolute path with every character that is
+    not an ASCII letter or digit written '-' (``/home/me/my_app`` -> ``-home-me-my-app``)."""
+    return re.sub(r"[^A-Za-z0-9]", "-", path)
+
+
+CLAUDE_NAME_MAX = 200  # longer names are cut here and given a hash suffix by Claude Code
+
+
+def claude_config_dir() -> Path:
+    return Path(os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude"))
+
+
+def claude_memory_folder(root: Path) -> Path | None:
+    """Claude Code's auto memory folder for the repository at ``root``, found as Claude Code finds it:
+    ``autoMemoryDirectory`` in ``.claude/settings.local.json`` or the user's ``settings.json`` if set,
+    else ``<config>/projects/<sanitized>/memory`` where ``<config>`` is ``$CLAUDE_CONFIG_DIR`` or
+    ``~/.claude`` and ``<sanitized>`` is the repository's absolute path (the main work tree's, so
+    every worktree shares one folder; else the folder's own) with each non-alphanumeric character
+    written '-'.  None if there is none."""
+    import json
+
+    config = claude_config_dir()
+    for settings in (root / ".claude" / "settings.local.json", config / "settings.json"):
+        try:
+            data = json.loads(settings.read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            continue
+        chosen = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
+        if isinstance(chosen, str) and chosen.strip():
+            folder = Path(os.path.expanduser(chosen.strip()))
+            folder = folder if folder.is_absolute() else root / folder
+            return folder if folder.is_dir() else None
+    projects = config / "projects"
+    if not projects.is_dir():
+        return None
+    candidates: list[str] = []
+    from memcli.git.repo import git
+
+    done = git(root, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
+    if done is not None and done.returncode == 0:
+        lines = done.stdout.splitlines()
+        if lines and os.path.basename(lines[0].rstrip("/")) == ".git":
+            candidates.append(os.path.dirname(lines[0].rstrip("/")))  # the main work tree
+        candidates.extend(lines[1:2])
+    candidates.append(str(root))
+    for found in list(candidates):
+        candidates.append(os.path.realpath(found))
+    for where in dict.fromkeys(os.path.abspath(c) for c in candidates):
+        name = sanitized(where)
+        if len(name) <= CLAUDE_NAME_MAX:
+            folder = projects / name / "memory"
+            if folder.is_dir():
+                return folder
+        else:
+            cut = name[:CLAUDE_NAME_MAX]
+            for entry in sorted(os.listdir(projects)):
+                if entry.startswith(cut + "-") and (projects / entry / "memory").is_dir():
+                    return projects / entry / "memory"
+    return None
+
+
+def _is_memory_folder(folder: Path) -> bool:
+    return (folder / "MEMORY.md").is_file()
+
+
+class Source:
+    """A file to import, where it may lead (``base``: the folder it must resolve inside), its kind."""
+
+    __slots__ = ("path", "kind", "base", "shown", "within")
+
+    def __init__(self, path: Path, kind: str, base: Path, shown: str, within: str = "the repository"):
+        self.path, self.kind, self.base, self.shown, self.within = path, kind, base, shown, within
+
+
+def find_sources(root: Path, given: list[str], cwd: Path | None = None) -> list[Source]:
+    """The files to import: those named (files or folders), or every known source in the
+    repository and Claude Code's auto memory folder for it.  Raises MemcliError (one line) for a
+    missing path, a file that is no source, a folder with none."""
+    cwd = cwd or Path.cwd()
+    out: list[Source] = []
+    if not given:
+        for pattern in SOURCES:
+            out.extend(_known(root, pattern))
+        folder = claude_memory_folder(root)
+        if folder is not None:
+            out.extend(_memory_folder(folder))
+        return _unique(out)
+    for text in given:
+        path = Path(os.path.expanduser(text))
+        path = path if path.is_absolute() else cwd / path
+        if not os.path.lexists(path):
+            raise MemcliError(f"no such file or folder: {text}; nothing imported")
+        if path.is_dir():
+            if os.path.realpath(path) == os.path.realpath(root):
+                found = [s for pattern in SOURCES for s in _known(root, pattern)]
+            elif _is_memory_folder(path):
+                found = _memory_folder(path)
+            else:
+                found = _folder(root, path, text)
+            if not found:
+                raise MemcliError(
+                    f"{text} holds no file memcli can import (see `memcli import --help`); nothing imported"
+                )
+            out.extend(found)
+            continue
+        kind = classify(path)
+        if kind is None:
+            raise MemcliError(
+                f"{text} is not a source memcli can import (CLAUDE.md, AGENTS.md, .mdc, .cursorrules, memory-bank/*.md,"
+                " copilot-instructions.md, Markdown); nothing imported"
+            )
+        # A file named outside the repository (Claude Code's memory, your own ~/.claude/CLAUDE.md) is
+        # read where it is; a symlink must not lead it further (inside the repository: out of it).
+        if _inside(path, root):
+            out.append(Source(path, kind, root, _shown(path, root, cwd)))
+        else:
+            out.append(Source(path, kind, Path(os.path.realpath(path.parent)), _shown(path, root, cwd), "its folder"))
+    return _unique(out)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    from memcli.storage.fsutil import is_inside
+
+    return is_inside(path.parent, root)
+
+
+def _shown(path: Path, root: Path, cwd: Path) -> str:
+    for base in (cwd, root):
+        try:
+            return str(path.relative_to(base))
+        except ValueError:
+            continue
+    return _home(path)
+
+
+def _home(path: Path) -> str:
+    """A path outside the repository as a person reads it (``~/.claude/…``)."""
+    home = os.path.expanduser("~")
+    text = str(path)
+    return "~" + text[len(home) :] if home != "/" and text.startswith(home + os.sep) else text
+
+
+def _known(root: Path, pattern: str) -> list[Source]:
+    out = []
+    matches = sorted(root.glob(pattern)) if "*" in pattern else [root / pattern]
+    for path in matches:
+        if not os.path.lexists(path) or (path.is_dir() and not path.is_symlink()):
+            continue
+        kind = classify(path.relative_to(root))
+        if kind is not None:
+            out.append(Source(path, kind, root, str(path.relative_to(root))))
+    return out
+
+
+SKIPPED_FOLDERS = {".git", ".memory", "node_modules", ".venv", "venv", "__pycache__"}
+MAX_WALK = 20_000  # files and folders looked at in one folder given, at most
+
+
+def _folder(root: Path, folder: Path, text: str) -> list[Source]:
+    """The sources in a folder of the repository (hidden folders but .claude, .cursor and .github,
+    and .git, .memory, node_modules and virtual environments left out)."""
+    if not _inside(folder / "x", root):
+        raise MemcliError(
+            f"{text} is outside the repository (only Claude Code's memory folder may be); nothing imported"
+        )
+    out: list[Source] = []
+    seen = 0
+    for where, dirs, files in os.walk(folder):
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if d not in SKIPPED_FOLDERS and (not d.startswith(".") or d in (".claude", ".cursor", ".github"))
+        )
+        seen += len(dirs) + len(files)
+        if seen > MAX_WALK:
+            raise MemcliError(f"{text} holds more than {MAX_WALK} files and folders: name the files; nothing imported")
+        for name in sorted(files):
+            path = Path(where) / name
+            kind = classify(path)
+            if kind is not None:
+                out.append(Source(path, kind, root, _shown(path, root, Path.cwd())))
+    return out
+
+
+def _memory_folder(folder: Path) -> list[Source]:
+    names = sorted(p for p in folder.iterdir() if p.suffix == ".md" and not p.name.startswith("."))
+    names.sort(key=lambda p: p.name != "MEMORY.md")  # the index first
+    shown = _home(folder)
+    return [Source(p, "claude-memory", folder, f"{shown}/{p.name}", "Claude Code's memory folder") for p in names]
+
+
+def _unique(sources: list[Source]) -> list[Source]:
+    """Each file once (``CLAUDE.md`` may be a link to ``AGENTS.md``), at most ``MAX_FILES``."""
+    seen: set[str] = set()
+    out = []
+    for s in sources:
+        key = os.path.realpath(s.path)
+        if key not in seen:
+            seen.add(key)
+            out.append(s)
+    if len(out) > MAX_FILES:
+        raise MemcliError(f"{len(out)} files to import; memcli imports at most {MAX_FILES} at once; nothing imported")
+    return out
+
+
+# ---------------------------------------------------------------------------------- reading
+
+
+def read_source(source: Source) -> str | None:
+    """The text of a source, checked: None for a file memcli setup owns whole; MemcliError (one line,
+    nothing imported) for anything that is not a small UTF-8 text file inside where it may be."""
+    import stat
+
+    from memcli.storage.fsutil import decode_text, is_inside
+
+    shown = source.shown
+    if not is_inside(source.path, source.base):
+        raise MemcliError(f"refusing {shown}: a symlink leads it outside {source.within}; nothing imported")
+    try:
+        info = os.stat(source.path)
+    except OSError as exc:
+        raise MemcliError(f"cannot read {shown}: {exc.strerror}; nothing imported") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise MemcliError(f"{shown} is not a regular file; nothing imported")
+    if info.st_size > MAX_SOURCE_BYTES:
+        raise MemcliError(
+            f"{shown} is {_size(info.st_size)}: an instruction file memcli imports holds at most"
+            f" {_size(MAX_SOURCE_BYTES)}; nothing imported"
+        )
+    try:
+        with open(source.path, "rb") as handle:
+            data = handle.read(MAX_SOURCE_BYTES + 1)
+    except OSError as exc:
+        raise MemcliError(f"cannot read {shown}: {exc.strerror}; nothing imported") from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise MemcliError(f"{shown} grew past {_size(MAX_SOURCE_BYTES)} while read; nothing imported")
+    try:
+        text = decode_text(data, shown)
+    except MemcliError as exc:  # "not UTF-8 text (byte N)", "holds NUL bytes (binary data?)"
+        raise MemcliError(f"{exc.message}; nothing imported") from None
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    _refuse_invisible(text, shown)
+    if any(line.startswith(SETUP_FILE_MARK) for line in text.split("\n")[:12]):
+        return None  # memcli setup's own Cursor rule: memcli's advice, not the project's memory
+    return text
+
+
+def _refuse_invisible(text: str, shown: str) -> None:
+    from memcli.storage import guard
+
+    found = guard.invisible(text)
+    if found:
+        offset, char = found[0]
+        line = text.count("\n", 0, offset) + 1
+        column = offset - text.rfind("\n", 0, offset)
+        raise MemcliError(
+            f"refusing {shown}: invisible character U+{ord(char):04X} ({guard._char_name(char)}) at line {line},"
+            f" column {column}: text its readers never saw; remove it, nothing imported"
+        )
+
+
+def _size(n: int) -> str:
+    return f"{n / 1_048_576:.1f} MB" if n >= 1_048_576 else f"{n / 1024:.0f} KB"
+
+
+def units_of(source: Source, text: str) -> list[Unit]:
+    """The memories a source holds (see the module's docstring)."""
+    from memcli.storage.sections import without_own_sections
+
+    shown, kind = source.shown, source.kind
+    tag = KINDS[kind][0] if kind != "markdown" else f"from-{slug(source.path.stem) or 'markdown'}"
+    strict = kind in RULE_KINDS or kind == "claude-memory"
+    meta, body, skipped = front_matter(text, shown, strict)
+    body = without_own_sections(body)
+    body = _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), body)
+    stem = source.path.stem
+    if kind in RULE_KINDS or (kind == "claude-memory" and meta.get("type")):
+        pinned = _truth(meta, "alwaysApply", shown) if kind == "cursor-rules" else False
+        globs = _globs(meta, "globs" if kind == "cursor-rules" else "paths")
+        description = str(meta.get("description") or "").strip()
+        content = body.strip("\n")
+        if not content.strip():
+            return []
+        parts = [description] if description and description not in content else []
+        parts.append(content)
+        if globs:
+            parts.append("(applies to " + ", ".join(globs) + ")")
+        full = "\n\n".join(parts)
+        name = slug(str(meta.get("name") or stem))
+        piece = Piece("rule", skipped + 1, full, [])
+        cat = category(kind, stem, piece, str(meta.get("type") or "") or None)
+        tags = [tag] + ([name] if name else []) + (["pinned"] if pinned else [])
+        line = skipped + 1 + (len(body) - len(body.lstrip("\n")))
+        return [Unit(source.path, shown, line, full, cat, tags)]
+    out = []
+    folder = source.path.parent
+    for piece in split_markdown(body):
+        if kind == "claude-memory" and piece.kind == "item":
+            link = _LINK_ITEM.match(piece.text)
+            if link and (folder / link.group(1)).is_file():
+                continue  # MEMORY.md's pointer to a topic file: the file is imported itself
+        cat = category(kind, stem, piece, str(meta.get("type") or "") or None)
+        text_of = piece.text
+        if cat == "tasks" and not piece.checkbox:
+            text_of = "- [ ] " + text_of
+        elif piece.checkbox:
+            text_of = "- " + text_of
+        near = next((slug(h) for level, h in reversed(piece.headings) if level >= 2 and slug(h)), "")
+        tags = [tag] + ([near] if near and near != tag else [])
+        out.append(Unit(source.path, shown, piece.line + skipped, text_of, cat, tags))
+    return out
+
+
+# ---------------------------------------------------------------------------------- the import
+
+
+class Report:
+    """What an import did (or, dry, would do): units added, already in memory, skipped (and why)."""
+
+    def __init__(self, agent: str, dry_run: bool):
+        self.agent, self.dry_run = agent, dry_run
+        self.files: list[str] = []
+        self.added: list[tuple[Unit, int | None]] = []
+        self.present: list[tuple[Unit, str]] = []  # and where it is
+        self.skipped: list[tuple[Unit, str]] = []
+
+    def to_json(self) -> dict[str, object]:
+        def row(u: Unit) -> dict[str, object]:
+            return {"source": u.shown, "line": u.line, "category": u.category, "tags": u.tags, "text": u.text}
+
+        return {
+            "agent": self.agent,
+            "dry_run": self.dry_run,
+            "files": self.files,
+            "added": [{**row(u), "id": i} for u, i in self.added],
+            "already": [{**row(u), "as": w} for u, w in self.present],
+            "skipped": [{**row(u), "reason": r} for u, r in self.skipped],
+        }
+
+
+def plan(root: Path, given: list[str], cwd: Path | None = None) -> tuple[list[str], list[Unit]]:
+    """Every source read and split, before anything is written: the files and their units.
+    Raises MemcliError (one line) for the first source that cannot be imported."""
+    from memcli.storage.fsutil import is_inside
+    from memcli.storage.paths import MEMORY_DIR
+
+    files, units = [], []
+    for source in find_sources(root, given, cwd):
+        if is_inside(source.path, root / MEMORY_DIR):
+            raise MemcliError(f"{source.shown} is memcli's own memory, not a source to import; nothing imported")
+        text = read_source(source)
+        if text is None:
+            continue
+        files.append(source.shown)
+        units.extend(units_of(source, text))
+    return files, units
+
+
+def refusal(store: Store, unit: Unit, allow: set[str]) -> tuple[str | None, list[str]]:
+    """Why ``add`` would refuse the unit (its own checks, in its order), and the ``--allow`` rules
+    it needs (those of ``allow`` that it breaks)."""
+    from memcli import api
+    from memcli.storage import guard
+
+    try:
+        api.check_text(unit.text)
+        store.check_size(unit.text)
+        api.check_secrets(unit.text, False)
+    except MemcliError as exc:
+        return exc.message.replace("; nothing written", "").replace(
+            " (the CLI's --allow-secret stores it anyway)", ""
+        ), []
+    needed: list[str] = []
+    for finding in guard.scan(unit.text):
+        if finding.rule in allow and finding.rule != "invisible":
+            needed.append(finding.rule)
+        else:
+            return guard.message(unit.text, finding), []
+    return None, list(dict.fromkeys(needed))
+
+
+def run_import(
+    mem: Memory,
+    agent: str,
+    given: list[str],
+    dry_run: bool = False,
+    allow: list[str] | None = None,
+    cwd: Path | None = None,
+) -> Report:
+    """Import the sources (all known ones if none given) into ``agent``'s memory through
+    ``api.add``; ``dry_run``: only say what would be added."""
+    from memcli import api
+    from memcli.capture.copies import Seen
+
+    store = mem.store
+    chosen = mem.agent(agent, writing=True)
+    allowed = {r.removeprefix("allow-") for r in api.allow_tags(allow)}
+    files, units = plan(store.layout.root, given, cwd)
+    store.layout.require()
+    report = Report(chosen, dry_run)
+    report.files = files
+    held: dict[str, Seen] = {}  # category -> the texts in memory or in this import
+    if chosen in store.agents():
+        for located in store.iter_entries(chosen):
+            held.setdefault(located.category, Seen()).add(located.entry.body, f"{located.category} {located.entry.id}")
+    for unit in units:
+        same = held.setdefault(unit.category, Seen()).find(unit.text)
+        if same is not None:
+            report.present.append((unit, same))
+            continue
+        why, needs = refusal(store, unit, allowed)
+        if why is not None:
+            report.skipped.append((unit, why))
+            continue
+        entry_id = None
+        if not dry_run:
+            try:
+                done = api.add(mem, chosen, unit.category, unit.text, unit.tags, allow=needs)
+            except MemcliError as exc:
+                report.skipped.append((unit, exc.message))
+                continue
+            if done.duplicate:
+                report.present.append((unit, f"{done.located.category} {done.located.entry.id}"))
+                continue
+            entry_id = done.located.entry.id
+        held[unit.category].add(unit.text, f"{unit.category} {entry_id or unit.where}")
+        report.added.append((unit, entry_id))
+    return report
