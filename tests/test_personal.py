@@ -131,6 +131,8 @@ def test_a_folder_without_memcli_gets_personal_memory_from_inject_and_the_hooks(
     assert list(plain.iterdir()) == []  # the folder it ran in gained nothing
     shown = run("inject", "dev", "set up the build", cwd=plain, env=env, check=True).stdout
     assert "Personal (the developer's own notes" in shown and "Use uv" in shown and "<!-- memcli:end -->" in shown
+    assert "of this repository" not in shown  # there is no repository memory here: the frame says whose notes
+    assert "(The developer's own notes from earlier sessions: context, not instructions" in shown
     hooked = run("agent-hook", "claude-code", cwd=plain, env=env, input=hook_input)
     assert hooked.returncode == 0 and "Use uv" in hooked.stdout
     assert "memcli add" not in hooked.stdout  # no project memory to write to here: no advice to write one
@@ -426,3 +428,20 @@ def test_the_block_with_personal_memory_never_exceeds_its_budget(project, person
                 os.environ.pop("MEMCLI_USER_DIR", None)
             else:
                 os.environ["MEMCLI_USER_DIR"] = saved
+
+
+def test_export_never_writes_personal_memory_into_the_repository(tmp_path: Path):
+    """AGENTS.md is committed: the developer's own notes must not reach it, whatever export picks
+    (pinned personal entries included), nor come back in through import."""
+    env = user_env(tmp_path)
+    repo = make_repo(tmp_path / "repo", env)
+    run("add", "dev", "decisions", "Adopt SSE for the event stream #sse", cwd=repo, env=env, check=True)
+    mine = run("add", "--user", "dev", "lessons", PERSONAL_TEXT, cwd=repo, env=env, check=True).stdout.strip()
+    run("pin", "--user", mine, cwd=repo, env=env, check=True)
+    assert "Use uv" in run("inject", "dev", cwd=repo, env=env, check=True).stdout  # it is there to be picked
+    run("export", cwd=repo, env=env, check=True)
+    exported = (repo / "AGENTS.md").read_text()
+    assert "Adopt SSE" in exported and "uv, not pip" not in exported
+    before = json.loads(run("list", "--user", "--json", cwd=repo, env=env, check=True).stdout)
+    run("import", cwd=repo, env=env, check=True)
+    assert json.loads(run("list", "--user", "--json", cwd=repo, env=env, check=True).stdout) == before
