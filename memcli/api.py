@@ -77,12 +77,32 @@ def allow_tags(rules: list[str] | None) -> list[str]:
 
 
 def clean_tags(tags: list[str] | None) -> list[str]:
-    """Tags as given (a leading '#' dropped); each one word."""
+    """Tags as given (a leading '#' dropped); each one word, with no invisible character, and none
+    of them an ``allow-RULE`` (only a person's ``--allow`` writes those: ``allow_tags``)."""
+    from memcli.storage import guard
+
     cleaned = [t.lstrip("#") for t in tags or []]
     for t in cleaned:
         if not t or any(ch.isspace() or ord(ch) < 32 for ch in t):
             raise MemcliError(f"invalid tag {t!r}: tags are single words without spaces")
+        hidden = guard.invisible(t)
+        if hidden:
+            raise MemcliError(
+                f"refused: the tag {guard.make_visible(t)!r} holds an invisible character (U+{ord(hidden[0][1]):04X}):"
+                " nobody sees it in a diff; nothing written"
+            )
+    no_allowances(cleaned)
     return cleaned
+
+
+def no_allowances(tags: list[str]) -> None:
+    """Refuse ``allow-RULE`` among tags a writer typed (``--tag``, a tool's ``tags``, a #hashtag in the
+    text): it would let the text break a content rule without the person's ``--allow``."""
+    for t in tags:
+        if t.lower().startswith("allow-"):
+            raise MemcliError(
+                f"refused: #{t} is memcli's record of a person's --allow, not a tag to write; nothing written"
+            )
 
 
 _is_number = vault.is_id  # an id typed where an agent could be
@@ -111,6 +131,7 @@ def _store_new(
     body = require_text(check_text(text))
     store.check_size(body)  # before the secret scan: a 20 MB text is refused at once
     check_secrets(body, allow_secret)
+    no_allowances(vault.hashtags(body))
     return store.add(agent, category, body, clean_tags(tags) + allow_tags(allow))
 
 
@@ -130,6 +151,7 @@ def _store_edit(
         text = require_text(check_text(text))
         store.check_size(text)
         check_secrets(text, allow_secret)
+        no_allowances(vault.hashtags(text))
     return store.update(
         located.agent, located.entry.id, text, clean_tags(tags) if tags is not None else None, allow_tags(allow)
     )
@@ -393,6 +415,7 @@ def _store_successor(
     body = require_text(check_text(text))
     store.check_size(body)
     check_secrets(body, allow_secret)
+    no_allowances(vault.hashtags(body))
     kept = [t for t in old.tags if not t.startswith((SUPERSEDES, "allow-"))]  # an allowance is for its text only
     new_tags = vault.merge_tags(kept, clean_tags(tags) + allow_tags(allow))
     return store.add(located.agent, located.category, body, new_tags + [f"{SUPERSEDES}{old.id}"])
@@ -681,13 +704,29 @@ class Result:
         raise NotImplementedError
 
     def for_agents(self) -> tuple[str, dict[str, Any]]:
-        return self.message, self.to_json()
+        """A write's answer to an agent: what was done, by id, without the texts of the entries it
+        touched (the agent named them by id, and one may be memory held back from it)."""
+        return self.agent_message, _without_texts(self.to_json())
+
+    @property
+    def agent_message(self) -> str:
+        """``message`` as an agent is told it: no entry's text quoted."""
+        return self.message
 
     shown: Located | None = None  # the entry a face shows after the operation (the new one, the one changed)
 
     @property
     def entry_id(self) -> int | None:
         return self.shown.entry.id if self.shown is not None else None
+
+
+def _without_texts(data: Any) -> Any:
+    """``data`` with every entry's text left out (``body``, ``ticked`` lines)."""
+    if isinstance(data, dict):
+        return {k: _without_texts(v) for k, v in data.items() if k not in ("body", "ticked", "snippet")}
+    if isinstance(data, list):
+        return [_without_texts(v) for v in data]
+    return data
 
 
 def where(located: Located) -> str:
@@ -741,6 +780,14 @@ class Removed(Result):
     def to_json(self) -> dict[str, Any]:
         return {"removed": [located_json(r) for r, _ in self.rows]}
 
+    @property
+    def agent_message(self) -> str:
+        return "\n".join(
+            f"removed {where(located)}"
+            + (f" ({twins} other {'entry' if twins == 1 else 'entries'} with this id left)" if twins else "")
+            for located, twins in self.rows
+        )
+
 
 class Ticked(Result):
     def __init__(self, located: Located, lines: list[str]):
@@ -752,6 +799,11 @@ class Ticked(Result):
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.located.entry.id, "agent": self.located.agent, "ticked": self.lines}
+
+    @property
+    def agent_message(self) -> str:
+        n = len(self.lines)
+        return f"ticked {n} task{'s' if n != 1 else ''} in {where(self.located)}"
 
 
 class Superseded(Result):

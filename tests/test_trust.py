@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .conftest import clean_env, entry_files, run
+from .conftest import clean_env, entry_files, run, tree
 from .test_ui import browser  # noqa: F401  (the module-wide headless Chromium)
 
 PAYLOAD = (
@@ -456,6 +456,15 @@ def test_mcp_tools_never_quote_held_memory_to_the_agent(team):
             assert "staging cluster" not in text and "Mallory" not in text and "Held back: 1 memory" in text
             refused = await client.call_tool("add", {"agent": "dev", "category": "lessons", "text": PAYLOAD})
             assert refused.is_error and "remote code" in refused.content[0].text
+            # The write tools act on the held entry by id and say so, but never quote it (text or data),
+            # whether they change it or not.
+            calls = [("pin", {"ids": [entry]}), ("pin", {"ids": [entry]}), ("unpin", {"ids": [entry]})]
+            calls += [("archive", {"ids": [entry]}), ("unarchive", {"ids": [entry]})]
+            calls += [("edit", {"id": entry, "tags": ["ops"]}), ("remove", {"ids": [entry]})]
+            for tool, args in calls:
+                done = await client.call_tool(tool, args)
+                said = done.content[0].text + json.dumps(done.structured_content)
+                assert str(entry) in said and "staging" not in said, (tool, said)
 
     asyncio.run(asyncio.wait_for(session(), 120))
 
@@ -944,3 +953,37 @@ def test_a_common_tag_or_line_on_somebodys_branch_holds_nothing_we_write(team):
     run("add", "dev", "lessons", "Run the full test suite before pushing.", cwd=alice, check=True)
     out = shown(alice, "deploys blue-green test suite pushing")
     assert "blue-green" in out and "full test suite" in out and "Held back" not in out
+
+
+@pytest.mark.parametrize("how", ["tag", "hashtag", "edit", "supersede"])
+def test_an_allowance_is_written_only_by_a_persons_allow(mem: Path, how: str):
+    """``allow-RULE`` tags let a text break a content rule; given as a plain tag (a tool's ``tags``, a
+    #hashtag in the text, an edit's tags) they would let any face, the MCP server's too, store a
+    hijack without the person's ``--allow``."""
+    honest = run("add", "dev", "decisions", "Deploys go through staging", cwd=mem, check=True).stdout.strip()
+    args = {
+        "tag": ["add", "dev", "decisions", PAYLOAD, "--tag", "allow-remote-code"],
+        "hashtag": ["add", "dev", "decisions", PAYLOAD + " #allow-remote-code"],
+        "edit": ["edit", "dev", honest, PAYLOAD, "--tag", "allow-remote-code"],
+        "supersede": ["supersede", "dev", honest, PAYLOAD + " #allow-remote-code"],
+    }[how]
+    before = tree(mem / ".memory")
+    refused = run(*args, cwd=mem)
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1
+    assert "allow-remote-code is memcli's record of a person's --allow" in refused.stderr
+    assert tree(mem / ".memory") == before
+    allowed = run("add", "dev", "lessons", PAYLOAD, "--allow", "remote-code", "--allow", "concealment", cwd=mem)
+    assert allowed.returncode == 0, allowed.stderr
+
+
+@pytest.mark.parametrize("tag", ["x\U000e0041\U000e0042y", "ok\u200bhidden", "a\u202eb"])
+def test_a_tag_with_an_invisible_character_is_refused_and_one_that_arrived_is_held(mem: Path, tag: str):
+    before = tree(mem / ".memory")
+    refused = run("add", "dev", "decisions", "Deploys go through staging", "--tag", tag, cwd=mem)
+    assert refused.returncode == 1 and "holds an invisible character" in refused.stderr
+    assert refused.stderr.count("\n") == 1 and tree(mem / ".memory") == before
+    entry = run("add", "dev", "decisions", "Deploys go through staging", "--tag", "ops", cwd=mem, check=True)
+    path = next((mem / ".memory" / "dev" / "decisions").glob(f"{entry.stdout.strip()}-*.md"))
+    path.write_text(path.read_text().replace("#ops", "#" + tag).replace("[ops]", f"[{tag}]"))  # by hand, or a branch
+    block = run("inject", "dev", "deploys staging", cwd=mem, check=True).stdout
+    assert "Deploys go through staging" not in block and "Held back" in block

@@ -40,10 +40,11 @@ class Verdicts:
 
         self.path = state_file(layout, "verdicts.json")
         # The rules' version without importing them (a verdict from other rules is judged again):
-        # the guard modules' sizes and change times.
+        # the guard modules' and this one's sizes and change times.
         storage = os.path.join(os.path.dirname(os.path.dirname(__file__)), "storage")
         try:
             stats = [os.stat(os.path.join(storage, name)) for name in ("guard.py", "guard_prose.py")]
+            stats.append(os.stat(__file__))  # _judge, here, is part of the rules too
             self.version = ":".join(f"{st.st_size}:{st.st_mtime_ns}" for st in stats)
         except OSError:
             self.version = "?"
@@ -93,6 +94,9 @@ def flagged(body: str, tags: list[str], memo: Verdicts | None = None) -> str | N
 def _judge(body: str, tags: list[str]) -> str | None:
     from memcli.storage import guard
 
+    for tag in tags:  # a tag is printed beside the text: it may hide nothing either
+        if guard.invisible(tag):
+            return f"flagged: {guard.RULES['invisible']} (invisible) in a tag"
     findings = guard.scan(body)
     if not findings:
         return None

@@ -75,6 +75,8 @@ See ``bench/guard_eval.py``.
 
 from __future__ import annotations
 
+import _thread  # a lock without importing threading (the fast path never needs it)
+
 from operator import itemgetter
 
 from memcli.errors import MemcliError
@@ -3174,29 +3176,38 @@ _STRINGS: dict[str, tuple[str, ...]] = {}  # the gates' strings, by their first 
 _INDEX_KEYS: frozenset[str] = frozenset()
 _ALTERNATIVES: list[_Alternative] = []
 _INDEX: dict[str, list[int]] = {}
+_LOCK = _thread.allocate_lock()
 
 
 def _alternatives() -> list[_Alternative]:
     """Every rule's alternatives, indexed by the tokens of their rarest gate group."""
     global _STRINGS, _INDEX_KEYS
-    if not _ALTERNATIVES:
+    if _ALTERNATIVES:
+        return _ALTERNATIVES
+    with _LOCK:  # threads (the MCP server, the page) see the tables whole or build them: never half
+        if _ALTERNATIVES:
+            return _ALTERNATIVES
         common = {_key(w) for w in _COMMON_WORDS.split()} | set(_COMMON_STRINGS)
         strings: set[str] = set()
+        built: list[_Alternative] = []
+        index: dict[str, list[int]] = {}
         for rule, sources in _rule_sources().items():
             for how, gate, source, *clause in sources:
-                n = len(_ALTERNATIVES)
+                n = len(built)
                 alternative = _Alternative(rule, how, gate, source, *clause)
-                _ALTERNATIVES.append(alternative)
+                built.append(alternative)
                 rarest = min(alternative.groups, key=lambda g: (sum(t in common for t in g), len(g)))
                 for token in rarest:
-                    _INDEX.setdefault(token, []).append(n)
+                    index.setdefault(token, []).append(n)
                 for group in alternative.groups:
                     strings.update(t for t in group if not (t.isascii() and t.replace("_", "").isalnum()))
         by_first: dict[str, list[str]] = {}
         for string in sorted(strings):
             by_first.setdefault(string[0], []).append(string)
+        _INDEX.update(index)
         _STRINGS = {c: tuple(group) for c, group in by_first.items()}
         _INDEX_KEYS = frozenset(_INDEX)
+        _ALTERNATIVES.extend(built)  # last: what the check above reads
     return _ALTERNATIVES
 
 

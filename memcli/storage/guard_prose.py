@@ -21,6 +21,8 @@ one text in five of the real instruction lines); then a text costs a dictionary 
 
 from __future__ import annotations
 
+import _thread  # a lock without importing threading (the fast path never needs it)
+
 TYPE_CHECKING = False  # names for annotations only (the guard's path never imports typing)
 if TYPE_CHECKING:
     import re
@@ -234,6 +236,28 @@ _NOT_SCOPE = frozenset(
 _CLASSES: dict[str, frozenset[str]] = {}
 _EMPTY: frozenset[str] = frozenset()
 _PATTERNS: list[re.Pattern[str]] = []  # a word, a sentence: compiled on first use
+
+
+_LOCK = _thread.allocate_lock()
+_READY: list[bool] = []  # [True] once _prepare has built every table below
+
+
+def _prepare() -> None:
+    """Build the word classes, the patterns and the gates, once and whole, under a lock: the MCP
+    server and the page scan texts on several threads, and a table filled key by key while
+    another thread read it failed them (KeyError, IndexError) under concurrent writes."""
+    with _LOCK:
+        if _READY:
+            return
+        import re
+
+        _build()
+        for source in (r"\b" + _SEND + r"\b", _SECRET, _DEST, _TO, _NEGATED_SEND, _PRONOUN, _LINK_QUERY):
+            _PATTERNS.append(re.compile(source))
+        _PATTERNS.append(re.compile(r"[;!?\n]|[.](?!\S)"))
+        for name, classes in _GATE_CLASSES.items():
+            _GATES[name] = frozenset().union(*(_KEYS[c] for c in classes.split()))
+        _READY.append(True)
 
 
 def _build() -> None:
@@ -684,8 +708,8 @@ def scan(lower: str, words: set[str] | None = None, gate: bool = True) -> list[t
     """(rule, start, end) of the override and concealment this lower-cased text tells in words;
     ``words``: the set of its ``[a-z0-9_]+`` runs, if the caller has it.  ``gate=False`` runs both
     judges on every text (tests check that the gate loses nothing)."""
-    if not _CLASSES:
-        _build()
+    if not _READY:
+        _prepare()
     lower = lower.replace("’", "'")  # one apostrophe (the same length: offsets hold)
     if words is None:
         words = set(_PATTERNS[2].findall(lower))
@@ -748,12 +772,8 @@ def _exfiltration(lower: str) -> tuple[int, int] | None:
     """Where a secret is sent out, told in words: a sending verb, a secret within 80 characters
     after it (or "it" right after it, the secret before it), then "to", "into", "at" ... and a
     destination within 60 characters, all in one sentence; or a link whose query holds a secret."""
-    if len(_PATTERNS) < 4:
-        import re
-
-        for source in (r"\b" + _SEND + r"\b", _SECRET, _DEST, _TO, _NEGATED_SEND, _PRONOUN, _LINK_QUERY):
-            _PATTERNS.append(re.compile(source))
-        _PATTERNS.append(re.compile(r"[;!?\n]|[.](?!\S)"))
+    if not _READY:
+        _prepare()
     send, secret, dest, to, negated, pronoun, link, stop = _PATTERNS[3:11]
     for m in send.finditer(lower):
         start, end = m.span()
@@ -786,9 +806,8 @@ def _possible(lower: str, words: set[str]) -> list[_Judge]:
     """The judges that may find something in the text, by its runs of letters and digits alone
     (``words``, the set of ``[a-z0-9_]+`` in it): most texts hold no pair of words that either
     judge needs."""
-    if not _GATES:
-        for name, classes in _GATE_CLASSES.items():
-            _GATES[name] = frozenset().union(*(_KEYS[c] for c in classes.split()))
+    if not _READY:
+        _prepare()
     g = _GATES
     out = []
     if (
