@@ -220,9 +220,8 @@ def test_an_mcp_client_curates_memory(mem: Path):
             assert status.structured_content["default_agent"] == "dev"
 
             ticked = await client.call_tool("done", {"id": int(task)})
-            assert not ticked.is_error and ticked.structured_content["ticked"] == [
-                "- [x] cover the 502 retry with a test"
-            ]
+            assert not ticked.is_error and ticked.content[0].text == f"ticked 1 task in dev/tasks {task}"
+            assert ticked.structured_content == {"id": int(task), "agent": "dev"}  # by id: no entry text to an agent
             again = await client.call_tool("done", {"id": int(task)})
             assert again.is_error and "no open task" in again.content[0].text
 
