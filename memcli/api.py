@@ -721,9 +721,9 @@ class Result:
 
 
 def _without_texts(data: Any) -> Any:
-    """``data`` with every entry's text left out (``body``, ``ticked`` lines)."""
+    """``data`` with every entry's text (``body``) left out."""
     if isinstance(data, dict):
-        return {k: _without_texts(v) for k, v in data.items() if k not in ("body", "ticked", "snippet")}
+        return {k: _without_texts(v) for k, v in data.items() if k != "body"}
     if isinstance(data, list):
         return [_without_texts(v) for v in data]
     return data
@@ -769,24 +769,26 @@ class Removed(Result):
 
     @property
     def message(self) -> str:
+        return self._lines(quote=True)
+
+    @property
+    def agent_message(self) -> str:
+        return self._lines(quote=False)
+
+    def _lines(self, quote: bool) -> str:
+        """A line an entry; where others share its id, the one removed is told apart by its first
+        words (for a person only: an agent is never quoted an entry's text)."""
+        from memcli.output import plural
+
         lines = []
         for located, twins in self.rows:
-            first = " ".join(located.entry.body.split())[:60]
-            others = "entry" if twins == 1 else "entries"
-            note = f' ("{first}"; {twins} other {others} with this id left)' if twins else ""
+            first = f'"{" ".join(located.entry.body.split())[:60]}"; ' if quote else ""
+            note = f" ({first}{plural(twins, 'other entry', 'other entries')} with this id left)" if twins else ""
             lines.append(f"removed {where(located)}{note}")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
         return {"removed": [located_json(r) for r, _ in self.rows]}
-
-    @property
-    def agent_message(self) -> str:
-        return "\n".join(
-            f"removed {where(located)}"
-            + (f" ({twins} other {'entry' if twins == 1 else 'entries'} with this id left)" if twins else "")
-            for located, twins in self.rows
-        )
 
 
 class Ticked(Result):
@@ -800,10 +802,13 @@ class Ticked(Result):
     def to_json(self) -> dict[str, Any]:
         return {"id": self.located.entry.id, "agent": self.located.agent, "ticked": self.lines}
 
-    @property
-    def agent_message(self) -> str:
-        n = len(self.lines)
-        return f"ticked {n} task{'s' if n != 1 else ''} in {where(self.located)}"
+    def for_agents(self) -> tuple[str, dict[str, Any]]:
+        from memcli.output import plural
+
+        return f"ticked {plural(len(self.lines), 'task')} in {where(self.located)}", {
+            "id": self.located.entry.id,
+            "agent": self.located.agent,
+        }
 
 
 class Superseded(Result):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from memcli.errors import MemcliError
 from memcli.storage.paths import Layout
-from memcli.storage.sections import sections, with_section  # noqa: F401 (setup's modules import them from here)
+from memcli.storage.sections import read_text, sections, with_section  # noqa: F401 (setup's modules import them from here)
 
 BACKUPS = "setup-backup"  # in .memory/.vault: each file as it was before setup first changed it
 
@@ -43,20 +43,6 @@ def target(root: Path, relative: str) -> Path:
     if path.exists() and not path.is_file():
         raise MemcliError(f"{path} is not a regular file; nothing changed")
     return path
-
-
-def read_text(path: Path) -> str | None:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise MemcliError(f"cannot read {path}: {exc.strerror or exc}; nothing changed") from None
-    try:
-        return data.decode("utf-8")  # a BOM stays: it is written back as it was
-    except UnicodeDecodeError:
-        raise MemcliError(f"{path} is not UTF-8 text; nothing changed") from None
 
 
 def _no_constant(name: str):

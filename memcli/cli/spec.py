@@ -191,8 +191,8 @@ def entry_id_argument(what: str = "The entry's id (see `memcli list`).") -> Para
     return Param("entry_id", "argument", help=what, metavar="ID", synopsis="ID")
 
 
-def agent_option(what: str = "Only this agent's entries.") -> Param:
-    return Param("agent", "option", flags=("--agent", "-a"), help=what, metavar="AGENT")
+def agent_option(what: str = "Only this agent's entries.", default: str | None = None, metavar: str = "AGENT") -> Param:
+    return Param("agent", "option", flags=("--agent", "-a"), default=default, help=what, metavar=metavar)
 
 
 def category_option(what: str = "Only this category.") -> Param:
@@ -241,7 +241,7 @@ ENTRY_POINTS = {
         epilog="",
         params=(
             Param("client", "argument", required=True, metavar="CLIENT"),
-            Param("agent", "option", flags=("--agent", "-a"), metavar="ID"),
+            agent_option("", metavar="ID"),
         ),
     ),
 }

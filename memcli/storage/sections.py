@@ -7,6 +7,7 @@ use it, and the pre-commit hook through ``export``."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from memcli.errors import MemcliError
 
@@ -70,3 +71,21 @@ def with_section(text: str | None, section: str | None, marks: tuple[str, str], 
     if body is None and not text[spans[-1][1] :].strip() and result.endswith(newline * 2):
         result = result[: -len(newline)]  # the blank line setup put before a section at the end
     return result if result.strip() else None
+
+
+def read_text(path: Path, shown: str | None = None) -> str | None:
+    """A file memcli shares with the user, as text (None: it is not there); one line and nothing
+    changed when it cannot be read or is not UTF-8 (``shown``: how to name it, else its path).  A
+    BOM stays: it is written back as it was."""
+    name = shown or str(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise MemcliError(f"cannot read {name}: {exc.strerror or exc}; nothing changed") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise MemcliError(f"{name} is not UTF-8 text; nothing changed") from None

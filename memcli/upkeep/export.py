@@ -120,20 +120,6 @@ def target(root: Path, relative: str) -> Path:
     return path
 
 
-def current_text(path: Path, shown: str) -> str | None:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise MemcliError(f"cannot read {shown}: {exc.strerror}; nothing changed") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise MemcliError(f"{shown} is not UTF-8 text; nothing changed") from None
-
-
 class Change:
     """One file's export: its path, as shown, the text before and after (None: no file)."""
 
@@ -147,11 +133,11 @@ class Change:
 
 def plan(root: Path, name: str, text: str | None) -> Change:
     """The file ``TARGETS[name]`` with the section ``text`` put in (None: taken out)."""
-    from memcli.storage.sections import with_section
+    from memcli.storage.sections import read_text, with_section
 
     relative = TARGETS[name]
     path = target(root, relative)
-    before = current_text(path, relative)
+    before = read_text(path, relative)
     base = before
     if name == "cursor" and before is None and text is not None:
         base = CURSOR_HEAD  # the rule file is memcli's own: always applied
@@ -178,13 +164,13 @@ def write(root: Path, change: Change) -> None:
 
 def exported(root: Path) -> list[tuple[str, str, int]]:
     """The targets that hold an exported section now: (name, agent, budget) as it was exported."""
-    from memcli.storage.sections import sections
+    from memcli.storage.sections import read_text, sections
 
     found = []
     for name, relative in TARGETS.items():
         try:
             path = target(root, relative)
-            text = current_text(path, relative)
+            text = read_text(path, relative)
         except MemcliError:
             continue
         if not text:

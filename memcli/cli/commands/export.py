@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import DRY_RUN, CommandSpec, Param, json_flag
+from memcli.cli.spec import agent_option, CommandSpec, DRY_RUN, json_flag, Param
 
 SPEC = CommandSpec(
     name="export",
@@ -36,15 +36,7 @@ reads the section back.""",
             help="Where: agents (AGENTS.md, the default), claude, copilot, cursor (repeatable).",
             metavar="FILE",
         ),
-        Param(
-            "agent",
-            "option",
-            flags=("--agent", "-a"),
-            type=str,
-            default="dev",
-            help="The agent whose memory is exported.",
-            metavar="AGENT",
-        ),
+        agent_option("The agent whose memory is exported.", default="dev"),
         Param(
             "budget",
             "option",

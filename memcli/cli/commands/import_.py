@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import ALLOW_RULE, DRY_RUN, CommandSpec, Param, json_flag
+from memcli.cli.spec import agent_option, ALLOW_RULE, CommandSpec, DRY_RUN, json_flag, Param
 
 SPEC = CommandSpec(
     name="import",
@@ -37,15 +37,7 @@ skipped with a line on stderr.""",
             help="Files or folders to import (default: every known source).",
             metavar="[SOURCE]...",
         ),
-        Param(
-            "agent",
-            "option",
-            flags=("--agent", "-a"),
-            type=str,
-            default="dev",
-            help="The agent whose memory receives the entries.",
-            metavar="AGENT",
-        ),
+        agent_option("The agent whose memory receives the entries.", default="dev"),
         DRY_RUN,
         ALLOW_RULE,
         json_flag("Print what was (or would be) added, already there, and skipped, as JSON."),

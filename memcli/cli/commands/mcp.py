@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import CommandSpec, Param
+from memcli.cli.spec import agent_option, CommandSpec
 
 SPEC = CommandSpec(
     name="mcp",
@@ -22,15 +22,7 @@ Examples:
 
   memcli --dir ~/src/shop mcp
 """,
-    params=(
-        Param(
-            "agent",
-            "option",
-            flags=("--agent", "-a"),
-            help="The agent a tool call means when it names none (memcli setup writes it).",
-            metavar="ID",
-        ),
-    ),
+    params=(agent_option("The agent a tool call means when it names none (memcli setup writes it).", metavar="ID"),),
 )
 
 

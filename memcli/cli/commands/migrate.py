@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import DRY_RUN, CommandSpec, Param, json_flag
+from memcli.cli.spec import agent_option, CommandSpec, DRY_RUN, json_flag, Param
 
 SPEC = CommandSpec(
     name="migrate",
@@ -32,15 +32,7 @@ facts from --from files, each item once. Idempotent: a run cut short is finished
             help="Also import this events.jsonl or facts.jsonl (repeatable).",
             metavar="FILE",
         ),
-        Param(
-            "agent",
-            "option",
-            flags=("--agent", "-a"),
-            type=str,
-            default="imported",
-            help="The agent that imported memories go to.",
-            metavar="AGENT",
-        ),
+        agent_option("The agent that imported memories go to.", default="imported"),
         json_flag("Print the report as JSON."),
     ),
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import CommandSpec, Param, quiet_flag
+from memcli.cli.spec import agent_option, CommandSpec, Param, quiet_flag
 
 SPEC = CommandSpec(
     name="setup",
@@ -34,15 +34,7 @@ that ran setup. Running it twice changes nothing; --check says whether all is in
             required=True,
             choices=("claude-code", "cursor", "codex"),
         ),
-        Param(
-            "agent",
-            "option",
-            flags=("--agent", "-a"),
-            type=str,
-            default="dev",
-            help="The memcli agent id the sessions read and write.",
-            metavar="AGENT",
-        ),
+        agent_option("The memcli agent id the sessions read and write.", default="dev"),
         Param(
             "remove",
             "flag",
