@@ -191,6 +191,12 @@ def entry_id_argument(what: str = "The entry's id (see `memcli list`).") -> Para
     return Param("entry_id", "argument", help=what, metavar="ID", synopsis="ID")
 
 
+def budget_option(what: str, max: int | None = None) -> Param:
+    """``--budget/-b TOKENS``: inject's and export's (no upper bound for inject: a budget larger
+    than the block never cuts it)."""
+    return Param("budget", "option", flags=("--budget", "-b"), type=int, help=what, metavar="TOKENS", min=1, max=max)
+
+
 def agent_option(what: str = "Only this agent's entries.", default: str | None = None, metavar: str = "AGENT") -> Param:
     return Param("agent", "option", flags=("--agent", "-a"), default=default, help=what, metavar=metavar)
 

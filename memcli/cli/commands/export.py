@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import agent_option, CommandSpec, DRY_RUN, json_flag, Param
+from memcli.cli.spec import budget_option, agent_option, CommandSpec, DRY_RUN, json_flag, Param
 
 SPEC = CommandSpec(
     name="export",
@@ -37,17 +37,7 @@ reads the section back.""",
             metavar="FILE",
         ),
         agent_option("The agent whose memory is exported.", default="dev"),
-        Param(
-            "budget",
-            "option",
-            flags=("--budget", "-b"),
-            type=int,
-            default=None,
-            help="Token budget of the section [default: inject's, 2000].",
-            metavar="TOKENS",
-            min=1,
-            max=100_000,
-        ),
+        budget_option("Token budget of the section [default: inject's, 2000].", max=100_000),
         DRY_RUN,
         Param(
             "remove",

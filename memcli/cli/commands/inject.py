@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from memcli.cli.spec import CommandSpec, Param, explain_flag, project_flag
+from memcli.cli.spec import budget_option, CommandSpec, Param, explain_flag, project_flag
 
 SPEC = CommandSpec(
     name="inject",
@@ -25,16 +25,7 @@ SPEC = CommandSpec(
     params=(
         Param("agent", "argument", help="Agent id.", metavar="AGENT", required=True),
         Param("command", "argument", help="What the agent is asked to do ('-' reads stdin).", metavar="[COMMAND]"),
-        Param(
-            "budget",
-            "option",
-            flags=("--budget", "-b"),
-            type=int,
-            default=None,
-            help="Token budget [default: 2000].",
-            metavar="TOKENS",
-            min=1,  # no upper bound: a budget larger than the block never cuts it (exit 0, as always)
-        ),
+        budget_option("Token budget [default: 2000]."),
         Param(
             "fmt",
             "option",
