@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memcli.upkeep.imports import sanitized, split_markdown
@@ -570,6 +570,9 @@ _vocab = st.lists(
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_vocab.map(" ".join), max_size=6), _vocab.map(" ".join))
+@example(  # ten words against nine of them: 10 * (1 - 0.9) rounded down to 0 words to look at
+    ["the a cents money rounding tests run fast slow"], "the a cents money rounding tests run fast slow proxy"
+)
 def test_the_copy_finder_answers_as_is_copy_does(seen: list[str], text: str):
     from memcli.capture.copies import Seen, is_copy
 

@@ -68,7 +68,10 @@ class Seen:
         if len(words) < NEAR_WORDS:
             return None
         rarest = sorted(words, key=lambda w: len(self.postings.get(w, ())))
-        need = int(len(words) * (1 - NEAR_JACCARD)) + 1  # a copy holds at least one of these
+        # A copy lacks at most (1 - NEAR_JACCARD) of the words, so holds one of any more than that; the
+        # slack keeps 10 * (1 - 0.9) = 0.9999999999999998 from rounding down to 0 (more words looked
+        # at never misses a copy).
+        need = int(len(words) * (1 - NEAR_JACCARD) + 1e-9) + 1
         candidates = sorted({i for w in rarest[:need] for i in self.postings.get(w, ())})
         for i in candidates:
             other = self.words[i]
