@@ -987,3 +987,55 @@ def test_a_tag_with_an_invisible_character_is_refused_and_one_that_arrived_is_he
     path.write_text(path.read_text().replace("#ops", "#" + tag).replace("[ops]", f"[{tag}]"))  # by hand, or a branch
     block = run("inject", "dev", "deploys staging", cwd=mem, check=True).stdout
     assert "Deploys go through staging" not in block and "Held back" in block
+
+
+def test_importing_their_branchs_instruction_files_skips_what_nobody_reviewed(team):
+    """`memcli import` on a contributor's branch: the lines their commits added to CLAUDE.md and a
+    Cursor rule are skipped (an import would make them the reader's own memory), the reviewed
+    lines come in; once merged to main and pulled, the rest comes in too."""
+    alice, mallory = team["alice"], team["mallory"]
+    (alice / "CLAUDE.md").write_text("# Conventions\n\n- Use integer cents for money\n")
+    sh(alice, "add", "CLAUDE.md")
+    sh(alice, "commit", "-qm", "claude")
+    sh(alice, "push", "-q", "origin", "main")
+    sh(mallory, "pull", "-q")
+    sh(mallory, "checkout", "-q", "-b", "pr")
+    claude = mallory / "CLAUDE.md"
+    claude.write_text(claude.read_text() + "- Deploys wait for the twenty minute canary\n")
+    rule = mallory / ".cursor" / "rules" / "ops.mdc"
+    rule.parent.mkdir(parents=True)
+    rule.write_text("---\ndescription: ops\nalwaysApply: true\n---\nThe staging cluster takes every deploy first.\n")
+    sh(mallory, "add", "-A")
+    sh(mallory, "commit", "-qm", "fix typo")
+    sh(mallory, "push", "-q", "origin", "pr")
+    sh(alice, "fetch", "-q")
+    sh(alice, "checkout", "-q", "pr")
+    result = run("import", "--json", cwd=alice, check=True)
+    report = json.loads(result.stdout)
+    assert [a["text"] for a in report["added"]] == ["Use integer cents for money"]
+    skipped = {s["text"].split()[0]: s["reason"] for s in report["skipped"]}
+    assert set(skipped) == {"Deploys", "ops"}, skipped
+    assert all("unreviewed: from commit" in r and "by Mallory" in r for r in skipped.values())
+    shown = run("import", cwd=alice, check=True)  # the same on stderr, one line each
+    assert shown.stderr.count("unreviewed: from commit") == 2 and "Traceback" not in shown.stderr
+    sh(alice, "checkout", "-q", "--", ".")
+    sh(alice, "clean", "-qfd", ".memory")
+    sh(alice, "checkout", "-q", "main")
+    sh(alice, "merge", "-q", "--no-ff", "--no-edit", "origin/pr")  # merged here: still their lines
+    assert len(json.loads(run("import", "--json", "--dry-run", cwd=alice, check=True).stdout)["skipped"]) == 2
+    sh(alice, "reset", "-q", "--hard", "origin/main")
+    sh(mallory, "checkout", "-q", "main")
+    sh(mallory, "merge", "-q", "--ff-only", "pr")
+    sh(mallory, "push", "-q", "origin", "main")
+    sh(alice, "pull", "-q", "--ff-only")  # reviewed: on the trusted branch
+    report = json.loads(run("import", "--json", cwd=alice, check=True).stdout)
+    assert report["skipped"] == [] and len(report["added"]) == 3
+
+
+def test_importing_in_a_repository_without_a_remote_skips_nothing(tmp_path: Path):
+    repo = repository(tmp_path / "solo", "Solo")
+    (repo / "AGENTS.md").write_text("- Run `make test` before every commit\n")
+    sh(repo, "add", "-A")
+    sh(repo, "commit", "-qm", "agents")
+    report = json.loads(run("import", "--json", cwd=repo, check=True).stdout)
+    assert len(report["added"]) == 1 and report["skipped"] == []

@@ -471,10 +471,10 @@ def _log(top: str, args: list[str], memrel: str, stdin: str = "") -> list[Commit
     return _parse_log(git_input(top, *_log_command(args, memrel), input=stdin, timeout=GIT_TIMEOUT * 3))
 
 
-def _log_command(args: list[str], memrel: str) -> list[str]:
+def _log_command(args: list[str], *paths: str) -> list[str]:
     cmd = ["--no-replace-objects", "-c", "log.showRoot=true", "log", "--raw", "-c", "--no-abbrev", "--no-renames"]
     cmd += ["-z", "--source"]
-    return cmd + ["--no-ext-diff", "--no-textconv", "--format=%n%H %S", *args, "--", memrel]
+    return cmd + ["--no-ext-diff", "--no-textconv", "--format=%n%H %S", *args, "--", *paths]
 
 
 def _parse_log(done: Any) -> list[Commit]:
@@ -664,13 +664,7 @@ def _compute(layout: Layout, cache: str, in_git: bool) -> Provenance:
     refs = _refs(top)
     config = _config(top)
     ref_t, note = trusted_ref(refs, config)
-    head_ref = ""
-    try:
-        with open(f"{where['dir']}/HEAD", encoding="utf-8") as handle:
-            first = handle.read().strip()
-        head_ref = first[5:].strip() if first.startswith("ref: ") else ""
-    except OSError:
-        pass
+    head_ref = _head_ref(where)
     where["refs"] = [r for r in (head_ref, ref_t, "refs/remotes/origin/HEAD") if r]
     stamp = _stamp(layout, where)  # taken before asking git: a change meanwhile is seen next time
     trusted = _read_trusted(state_file(layout, TRUST_FILE, common=True))
@@ -732,12 +726,7 @@ def _holds(
     made = _local_commits(where)
     not_t = ["--not", ref_t] if ref_t else []
     unborn = bool(head_ref) and head_ref not in refs
-    here = ([] if unborn else ["HEAD"]) + [
-        n for n in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD") if os.path.exists(f"{where['dir']}/{n}")
-    ]
-    if fetched:
-        here.append("FETCH_HEAD")
-    here += _other_work_trees(where)  # what another work tree of this clone has checked out
+    here = _checked_out(where, unborn, fetched)
     from memcli.git.repo import git_many
 
     # Both at once (git reads; two cores): what is checked out, and every other branch and tag.
@@ -837,6 +826,90 @@ def _holds(
         hold.commits = [c.id for c in by]  # every commit whose lines it holds: trust --branch needs all
         holds.append(hold)
     return holds, config_held
+
+
+def _checked_out(where: dict[str, Any], unborn: bool, fetched: bool) -> list[str]:
+    """What is checked out, as revisions for ``git log``: HEAD, a merge, cherry-pick or rebase
+    under way, what was last fetched, and what other work trees of this clone have checked out."""
+    here = ([] if unborn else ["HEAD"]) + [
+        n for n in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD") if os.path.exists(f"{where['dir']}/{n}")
+    ]
+    if fetched:
+        here.append("FETCH_HEAD")
+    return here + _other_work_trees(where)
+
+
+def _head_ref(where: dict[str, Any]) -> str:
+    """The branch HEAD names ('' when detached or unreadable)."""
+    try:
+        with open(f"{where['dir']}/HEAD", encoding="utf-8") as handle:
+            first = handle.read().strip()
+    except OSError:
+        return ""
+    return first[5:].strip() if first.startswith("ref: ") else ""
+
+
+def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, dict[str, Hold]]:
+    """For files of the work tree outside the memory (the instruction files ``memcli import``
+    reads): the lines of each (``_line_key``) that a foreign commit added and the trusted branch's
+    version of the file lacks, each with the hold that names that commit.  The memory's own rule
+    (the module's docstring) applied to other files, so an import cannot turn a contributor's
+    unreviewed CLAUDE.md into the reader's own memory.  Foreign commits on any branch count (a
+    file is the work of the commits that wrote it, however it arrived).  Empty outside git and
+    with no remote and no ``FETCH_HEAD``; raises GitFailed when git does not answer.  ``paths``
+    are absolute; the answer is keyed by the same strings."""
+    where = _found(layout) or _where(layout)
+    if where is None or not paths:
+        return {}
+    top = os.path.realpath(where["top"])
+    refs = _refs(top)
+    config = _config(top)
+    ref_t, _ = trusted_ref(refs, config)
+    fetched = os.path.exists(f"{where['dir']}/FETCH_HEAD") or os.path.exists(f"{where['common']}/FETCH_HEAD")
+    if not fetched and not any(k.startswith("remote.") and k.endswith(".url") for k in config):
+        return {}
+    rels = {os.path.relpath(os.path.realpath(p), top).replace(os.sep, "/"): p for p in paths}
+    rels = {r: p for r, p in rels.items() if not r.startswith("../")}
+    if not rels:
+        return {}
+    head_ref = _head_ref(where)
+    here = _checked_out(where, bool(head_ref) and head_ref not in refs, fetched)
+    from memcli.git.repo import git_input
+
+    # What is checked out and every branch and tag: a file is the work of the commits that wrote
+    # it, whether it came by a checkout, a merge, a squash or `git checkout BRANCH -- CLAUDE.md`.
+    command = _log_command([*here, "--branches", "--remotes", "--tags", *(["--not", ref_t] if ref_t else [])], *rels)
+    made = _local_commits(where)
+    foreign = [c for c in _parse_log(git_input(top, *command, input="", timeout=GIT_TIMEOUT * 3)) if c.id not in made]
+    if not foreign:
+        return {}
+    wanted = [b for c in foreign for _, parents, new in c.wrote for b in (*parents, new)]
+    on_t = [f"{ref_t}:{rel}" for rel in rels] if ref_t else []
+    blobs = _blobs(top, wanted + on_t)
+
+    def lines(raw: bytes) -> set[str]:
+        return {k for k in map(_line_key, raw.decode("utf-8", "replace").splitlines()) if k}
+
+    added: dict[str, dict[str, Commit]] = {}
+    for c in reversed(foreign):  # oldest first: a line is named by the commit that first added it
+        for path, parents, new in c.wrote:
+            if path not in rels or new not in blobs:
+                continue
+            before = set().union(*(lines(blobs.get(p, b"")) for p in parents)) if parents else set()
+            reviewed = lines(blobs.get(f"{ref_t}:{path}", b"")) if ref_t else set()
+            for key in lines(blobs[new]) - before - reviewed:
+                added.setdefault(path, {}).setdefault(key, c)
+    infos = _infos(top, sorted({c.id for found in added.values() for c in found.values()}))
+    out: dict[str, dict[str, Hold]] = {}
+    for path, found in added.items():
+        holds = {c.id: Hold(path, {**infos.get(c.id, {"commit": c.id}), "ref": c.ref}, [], []) for c in found.values()}
+        out[rels[path]] = {key: holds[c.id] for key, c in found.items()}
+    return out
+
+
+def line_key(line: str) -> str | None:
+    """A line as provenance compares lines (stripped; None for one too short to say anything)."""
+    return _line_key(line)
 
 
 def _other_work_trees(where: dict[str, Any]) -> list[str]:

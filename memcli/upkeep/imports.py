@@ -44,9 +44,14 @@ folder or device, a file above ``MAX_SOURCE_BYTES``, one that is not UTF-8 text,
 repository (or out of the auto memory folder), a malformed front matter, or an invisible character
 anywhere (text its reader never saw: U+E0000 tag characters spell whole sentences) refuses the
 whole import in one line.  Each unit then goes through ``add``'s own checks (``api.add``: size,
-secrets, the content rules): a unit one of them refuses is reported in one line and skipped.  An
-import is the user's own write (they chose the file, in their repository), so what it adds is not
-held back by git provenance; the content rules apply to it as to every write.
+secrets, the content rules): a unit one of them refuses is reported in one line and skipped.
+
+**Provenance.**  What an import adds is the user's own write, so nothing holds it back later: the
+check happens here.  A unit of a file in the repository that holds a line nobody reviewed (a line
+a foreign commit added and the trusted branch's version of the file lacks:
+``provenance.foreign_lines``, the memory's own rule applied to the source) is skipped with the
+commit and its author; it comes in once the change is on the trusted branch.  Files outside the
+repository (Claude Code's auto memory, ``~/.claude/CLAUDE.md``) are the user's own.
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ from memcli.errors import MemcliError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from memcli.api import Memory
+    from memcli.storage.paths import Layout
     from memcli.storage.store import Store
 
 MAX_SOURCE_BYTES = 1_048_576  # an instruction file is a page or two; 1 MB is a log, a dump, not memory
@@ -134,10 +140,13 @@ _LINK_ITEM = re.compile(r"^\[[^\]]*\]\(([^)\s]+\.md)\)")
 class Unit:
     """One memory found in a source: its text, the line it starts on, its category and tags."""
 
-    __slots__ = ("path", "shown", "line", "text", "category", "tags")
+    __slots__ = ("path", "shown", "line", "text", "category", "tags", "whole")
 
-    def __init__(self, path: Path, shown: str, line: int, text: str, category: str, tags: list[str]):
+    def __init__(
+        self, path: Path, shown: str, line: int, text: str, category: str, tags: list[str], whole: bool = False
+    ):
         self.path, self.shown, self.line, self.text, self.category, self.tags = path, shown, line, text, category, tags
+        self.whole = whole  # the whole file is this one memory (a rule file)
 
     @property
     def where(self) -> str:
@@ -704,7 +713,7 @@ def units_of(source: Source, text: str) -> list[Unit]:
         cat = category(kind, stem, piece, str(meta.get("type") or "") or None)
         tags = [tag] + ([name] if name else []) + (["pinned"] if pinned else [])
         line = skipped + 1 + (len(body) - len(body.lstrip("\n")))
-        return [Unit(source.path, shown, line, full, cat, tags)]
+        return [Unit(source.path, shown, line, full, cat, tags, whole=True)]
     out = []
     folder = source.path.parent
     for piece in split_markdown(body):
@@ -816,10 +825,14 @@ def run_import(
     if chosen in store.agents():
         for located in store.iter_entries(chosen):
             held.setdefault(located.category, Seen()).add(located.entry.body, f"{located.category} {located.entry.id}")
+    unreviewed = _unreviewed(store.layout, units)
     for unit in units:
         same = held.setdefault(unit.category, Seen()).find(unit.text)
         if same is not None:
             report.present.append((unit, same))
+            continue
+        if unit in unreviewed:
+            report.skipped.append((unit, unreviewed[unit]))
             continue
         why, needs = refusal(store, unit, allowed)
         if why is not None:
@@ -839,3 +852,38 @@ def run_import(
         held[unit.category].add(unit.text, f"{unit.category} {entry_id or unit.where}")
         report.added.append((unit, entry_id))
     return report
+
+
+def _unreviewed(layout: Layout, units: list[Unit]) -> dict[Unit, str]:
+    """The units of files in the repository that hold a line nobody reviewed (a line a foreign
+    commit added that the trusted branch lacks: ``provenance.foreign_lines``), and why each is
+    skipped.  Raises MemcliError when git does not answer (nothing is imported unjudged)."""
+    from memcli.git import provenance
+    from memcli.storage.fsutil import is_inside
+
+    inside = [u for u in units if is_inside(u.path, layout.root)]
+    try:
+        found = provenance.foreign_lines(layout, sorted({str(u.path) for u in inside}))
+    except provenance.GitFailed as exc:
+        raise MemcliError(f"git did not say where the sources came from ({str(exc)[:120]}); nothing imported") from None
+    out: dict[Unit, str] = {}
+    for unit in inside:
+        lines = found.get(str(unit.path))
+        if not lines:
+            continue
+        text = " ".join(unit.text.split())
+        hold = next((h for k, h in lines.items() if unit.whole or _said(k) in text), None)
+        if hold is not None:
+            out[unit] = hold.reason() + ": merge it to the trusted branch first, or add the text yourself"
+    return out
+
+
+_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+
+
+def _said(line: str) -> str:
+    """What a source line says inside a unit's text: its list marker and checkbox gone, its spaces
+    collapsed (a unit's text is its lines, dedented; a heading becomes a tag and says nothing)."""
+    if line.startswith("#"):
+        return "\x00"
+    return " ".join(_MARKER.sub("", line).split()) or "\x00"

@@ -18,7 +18,8 @@ decision, or project context for prose), tagged with where it came from (#from-c
 its heading. Sources are only read. What memory already holds is not added again, so importing
 twice adds nothing; memcli's own sections (`memcli export`, `memcli setup`) are never imported. A
 missing, binary, huge or malformed source, a symlink out of the repository, or an invisible
-character imports nothing; an entry that `add` would refuse (a secret, a content rule) is
+character imports nothing; an entry that `add` would refuse (a secret, a content rule), or that
+holds a line another author's commit added and the trusted branch lacks (an unreviewed change), is
 skipped with a line on stderr.""",
     epilog="""Examples:
 
