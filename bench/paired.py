@@ -1,7 +1,8 @@
 """Builds side by side: every command's whole-process median, run by run alternating between builds.
 
     python bench/paired.py --build before=/tmp/before --build now=. [--build 1fe=/tmp/b1fe:categories]
-                           [--sizes 1000,10000,100000] [--runs 9] [--only search,inject]
+                           [--sizes 1000,10000,100000] [--runs 9] [--only search --only inject]
+                           [--instructions]
     python bench/paired.py --fresh-clone --build before=/tmp/before --build now=. [--cpus 0]
 
 A build is a source tree put first on PYTHONPATH (``:categories``: timed on AITEAM-X category files,
@@ -10,7 +11,9 @@ as the builds before one file per memory were).  Every build gets its own copy o
 cache.  Each round runs every command once in every build and the floor (``python -c "import
 tantivy"``) once, in turn: the machine's speed drifts from minute to minute and other work shares
 it, so only runs made side by side compare.  Prints medians, the ratio to the floor measured in
-the same rounds, and the ratio to the first build.
+the same rounds, and the ratio to the first build.  ``--instructions``: each command's
+instructions under valgrind's callgrind instead (Python's own, one run after a settling run; the
+same count whatever else shares the machine), floor included.
 
 ``--fresh-clone``: a git repository of N committed entry files is cloned (``git clone``, a real
 checkout: every file new) and the first ``search`` in the clone timed, with no ``.vault/``; with
@@ -97,7 +100,26 @@ def warm(tree: Path, build: tuple[dict, bool]) -> None:
         once([sys.executable, "-m", "memcli", *args], tree, build[0])
 
 
-def paired(builds: dict[str, tuple[dict, bool]], sizes: list[int], runs: int, only: list[str] | None) -> None:
+def instructions(cmd: list[str], cwd: Path, env: dict, stdin: str | None = None) -> float:
+    """Instructions of one process (Python's own, not its children's), in millions, by valgrind's
+    callgrind: the same count run after run whatever else the machine does."""
+    result = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        input=stdin,
+    )
+    for line in result.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.rsplit(":", 1)[1]) / 1e6
+    raise SystemExit(f"valgrind gave no count for {' '.join(cmd)}: {result.stderr[-500:]}")
+
+
+def paired(
+    builds: dict[str, tuple[dict, bool]], sizes: list[int], runs: int, only: list[str] | None, count: bool = False
+) -> None:
     work = Path(tempfile.mkdtemp(prefix="memcli-paired-"))
     names = [c for c in COMMANDS if not only or c in only]
     try:
@@ -115,18 +137,28 @@ def paired(builds: dict[str, tuple[dict, bool]], sizes: list[int], runs: int, on
             results: dict[tuple[str, str], list[float]] = {}
             floor: list[float] = []
             for r in range(runs):
-                floor.append(once([sys.executable, "-c", "import tantivy"], work, ENV)[0])
+                tantivy = [sys.executable, "-c", "import tantivy"]
+                floor.append(instructions(tantivy, work, ENV) if count else once(tantivy, work, ENV)[0])
                 for command in names:
                     order = list(builds) if r % 2 == 0 else list(builds)[::-1]
                     for name in order:
                         args = [a.replace("UNIQUE", str(r)).replace("NEWEST", newest[name]) for a in COMMANDS[command]]
                         stdin = STDIN[command].replace("TREE", str(trees[name])) if command in STDIN else None
-                        ms = once([sys.executable, "-m", "memcli", *args], trees[name], builds[name][0], stdin=stdin)[0]
+                        cmd = [sys.executable, "-m", "memcli", *args]
+                        if count:  # settled by a plain run first (a new entry's index update, caches)
+                            settle = [a.replace("UNIQUE", f"{r} settling") for a in COMMANDS[command]]
+                            settle = [a.replace("NEWEST", newest[name]) for a in settle]
+                            once([sys.executable, "-m", "memcli", *settle], trees[name], builds[name][0], stdin=stdin)
+                            ms = instructions(cmd, trees[name], builds[name][0], stdin=stdin)
+                        else:
+                            ms = once(cmd, trees[name], builds[name][0], stdin=stdin)[0]
                         results.setdefault((command, name), []).append(ms)
-                floor.append(once([sys.executable, "-c", "import tantivy"], work, ENV)[0])
+                if not count:
+                    floor.append(once(tantivy, work, ENV)[0])
             base = statistics.median(floor)
             first = next(iter(builds))
-            print(f"\n{n:,} entries; floor `python -c 'import tantivy'` {base:.0f} ms; medians of {runs}\n")
+            unit = "M instructions" if count else "ms"
+            print(f"\n{n:,} entries; floor `python -c 'import tantivy'` {base:.1f} {unit}; medians of {runs}\n")
             print("| command | " + " | ".join(builds) + " |")
             print("|---|" + "---|" * len(builds))
             for command in names:
@@ -134,7 +166,7 @@ def paired(builds: dict[str, tuple[dict, bool]], sizes: list[int], runs: int, on
                 cells = []
                 for name in builds:
                     ms = statistics.median(results[(command, name)])
-                    cells.append(f"{ms:.0f} ms ({ms / base:.1f}x floor, {ms / ref:.2f}x {first})")
+                    cells.append(f"{ms:.{1 if count else 0}f} {unit} ({ms / base:.2f}x floor, {ms / ref:.2f}x {first})")
                 print(f"| {command} | " + " | ".join(cells) + " |")
             sys.stdout.flush()
             for tree in trees.values():
@@ -193,7 +225,8 @@ def main() -> int:
     parser.add_argument("--build", action="append", required=True, help="NAME=PATH[:categories]")
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--runs", type=int, default=9)
-    parser.add_argument("--only", help="commands to time, comma-separated (names as printed)")
+    parser.add_argument("--only", action="append", help="a command to time (its name as printed; repeatable)")
+    parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of time")
     parser.add_argument("--fresh-clone", action="store_true")
     parser.add_argument("--cpus", help="with --fresh-clone: taskset's CPU list (0: one core)")
     args = parser.parse_args()
@@ -202,7 +235,7 @@ def main() -> int:
     if args.fresh_clone:
         fresh_clone(builds, sizes, args.runs, args.cpus)
     else:
-        paired(builds, sizes, args.runs, args.only.split(",") if args.only else None)
+        paired(builds, sizes, args.runs, args.only, args.instructions)
     return 0
 
 

@@ -22,7 +22,7 @@ def page_actions() -> set[str]:
     """Every write the page's script can post: its buttons (act-NAME), the pin/archive toggles, the
     editor's two actions and the add form."""
     script = APP_JS.read_text()
-    names = set(re.findall(r'\bact\("(\w+)"\)', script))
+    names = set(re.findall(r'\bact\("(\w+)"[,)]', script))  # with or without inputs of its own
     names |= set(re.findall(r'\bpost\("(\w+)"', script))
     names |= set(re.findall(r'\beditor\("(\w+)"', script))
     for on, off in re.findall(r'\bflag\("(\w+)", "(\w+)"', script):
