@@ -319,7 +319,7 @@ def mark_done(store: Store, located: Located, text: str | None = None) -> list[s
     lines = located.entry.body.split("\n")
     ticked = []
     for n, line in enumerate(lines):
-        if vault.OPEN_TASK_RE.match(line) and (text is None or text.lower() in line.lower()):
+        if vault.P.open_task.match(line) and (text is None or text.lower() in line.lower()):
             lines[n] = line.replace("[ ]", "[x]", 1)
             ticked.append(lines[n].strip())
     if not ticked:
@@ -335,7 +335,7 @@ def first_line(body: str) -> str:
     for raw in body.splitlines():
         line = " ".join(raw.split())
         words = line.split(" ")
-        while words and vault.HASHTAG_RE.fullmatch(words[-1]):
+        while words and vault.P.hashtag.fullmatch(words[-1]):
             words.pop()
         if words:
             return " ".join(words)

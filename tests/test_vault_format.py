@@ -143,7 +143,7 @@ def test_any_file_keeps_its_text_and_rewriting_is_stable(text):
     written = vault.serialize(entries)
     out_lines = set(written.split("\n"))
     for line in text.split("\n"):
-        structural = vault.MARKER_RE.fullmatch(line) or vault.HEADER_RE.fullmatch(line) or re.fullmatch(r"-*\s*", line)
+        structural = vault.P.marker.fullmatch(line) or vault.P.header.fullmatch(line) or re.fullmatch(r"-*\s*", line)
         if not structural:
             assert line in out_lines or "\\" + line in out_lines, line
     again = vault.parse(written)
@@ -266,8 +266,8 @@ def test_the_quick_tests_for_structure_lines_agree_with_the_expressions(text):
     """_is_special looks at a line's start before its four expressions, and the fast reader looks
     for such starts before it escapes a body to compare: neither may skip a line that counts."""
     line = text.replace("\n", "")
-    full = any(r.fullmatch(line) for r in (vault.MARKER_RE, vault.HEADER_RE, vault.CLOSER_RE, vault.CONFLICT_RE))
+    full = any(r.fullmatch(line) for r in (vault.P.marker, vault.P.header, vault.P.closer, vault.P.conflict))
     assert vault._is_special(line) == full
-    assert vault._maybe_special(text) == (vault._MAYBE_SPECIAL_LINE_RE.search(text) is not None)
+    assert vault._maybe_special(text) == (vault.P.maybe_special_line.search(text) is not None)
     if not vault._maybe_special(text):
         assert vault._escape_body(text) == text

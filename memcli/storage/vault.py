@@ -35,6 +35,8 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
+from memcli.patterns import Patterns
+
 # An id has at most MAX_ID_DIGITS digits (a longer number is text: it could not be an entry's time).
 MAX_ID_DIGITS = 40
 
@@ -45,19 +47,35 @@ def is_id(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= MAX_ID_DIGITS
 
 
-MARKER_RE = re.compile(r"<!-- id:(\d{1,%d}) -->[ \t\r]*" % MAX_ID_DIGITS)
 _DATE = r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?"
-# Tags are runs of non-space characters starting with '#', one run after another: written so that
-# a line cannot be split into tags in more than one way (which took exponential time to refuse).
-HEADER_RE = re.compile(r"## (" + _DATE + r")(?: \u00b7 (#\S+(?:[ \t]+#\S+)*))?[ \t\r]*")
-CLOSER_RE = re.compile(r"---[ \t\r]*")
-# git's conflict markers (default size 7): "<<<<<<< ours", "||||||| base", "=======", ">>>>>>> theirs".
-CONFLICT_RE = re.compile(r"(?:<{7}|\|{7}|>{7})(?: .*)?|={7}[ \t\r]*")
-# A hashtag in free text: not preceded by a word character, '#', '&' or '/', so
-# that "issue#3", "&#38;" and URL fragments are not tags.
-HASHTAG_RE = re.compile(r"(?<![\w#&/])#(\w(?:[\w-]*\w)?)")
-_HEX_COLOR_RE = re.compile(r"(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
-_CODE_RE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)
+# How every line that means something to the parser starts (marker, header, closer, conflict
+# markers); an escaped body line starts with a backslash.
+_STRUCTURE_STARTS = ("<!-- id:", "## ", "---", "<<<<<<<", "|||||||", ">>>>>>>", "=======")
+_MAYBE_SPECIAL_STARTS = (*_STRUCTURE_STARTS, "\\")
+_STARTS = "|".join(map(re.escape, _MAYBE_SPECIAL_STARTS))
+# The format's patterns, compiled when first used (``memcli.patterns``).
+P = Patterns(
+    marker=r"<!-- id:(\d{1,%d}) -->[ \t\r]*" % MAX_ID_DIGITS,
+    # Tags are runs of non-space characters starting with '#', one run after another: written so
+    # that a line cannot be split into tags in more than one way (which took exponential time to
+    # refuse).
+    header=r"## (" + _DATE + r")(?: \u00b7 (#\S+(?:[ \t]+#\S+)*))?[ \t\r]*",
+    closer=r"---[ \t\r]*",
+    # git's conflict markers (default size 7): "<<<<<<< ours", "||||||| base", "=======", ">>>>>>> theirs".
+    conflict=r"(?:<{7}|\|{7}|>{7})(?: .*)?|={7}[ \t\r]*",
+    # A hashtag in free text: not preceded by a word character, '#', '&' or '/', so that
+    # "issue#3", "&#38;" and URL fragments are not tags.
+    hashtag=r"(?<![\w#&/])#(\w(?:[\w-]*\w)?)",
+    hex_color=r"(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})",
+    code=(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S),
+    # Lines that could need escaping or unescaping; the second expression starts with a literal,
+    # which the regular expression engine scans for fast (unlike "^" in re.M, tried at every
+    # character).
+    maybe_special_line=(rf"^(?:{_STARTS}).*$", re.M),
+    maybe_special_later=rf"\n(?:{_STARTS})",
+    canonical_head=r"<!-- id:([0-9]{1,%d}) -->\n## (" % MAX_ID_DIGITS + _DATE + r")(?: \u00b7 (#\S+(?: #\S+)*))?\n\n",
+    open_task=r"^\s*[-*+]\s+\[ \]\s+\S",
+)
 TAG_SEPARATOR = " \u00b7 "
 # Ids of undated hand-written text lie below this (before 2001): they sort after every dated entry.
 UNDATED_ID_LIMIT = 1_000_000_000_000
@@ -142,11 +160,11 @@ def hashtags(text: str) -> list[str]:
     Numbers (``#42``) and hex colours (``#fff``, ``#a1b2c3``) are not tags, nor is
     anything inside code spans or fences.
     """
-    text = _CODE_RE.sub(" ", text)
+    text = P.code.sub(" ", text)
     seen: dict[str, str] = {}
-    for match in HASHTAG_RE.finditer(text):
+    for match in P.hashtag.finditer(text):
         tag = match.group(1)
-        if tag.isdigit() or _HEX_COLOR_RE.fullmatch(tag):
+        if tag.isdigit() or P.hex_color.fullmatch(tag):
             continue
         seen.setdefault(tag.lower(), tag)
     return list(seen.values())
@@ -202,32 +220,18 @@ def assign_content_ids(drafts: list[Draft]) -> list[Entry]:
     return entries
 
 
-# How every line that means something to the parser starts (marker, header, closer, conflict
-# markers); an escaped body line starts with a backslash.
-_STRUCTURE_STARTS = ("<!-- id:", "## ", "---", "<<<<<<<", "|||||||", ">>>>>>>", "=======")
-_MAYBE_SPECIAL_STARTS = (*_STRUCTURE_STARTS, "\\")
-_STARTS = "|".join(map(re.escape, _MAYBE_SPECIAL_STARTS))
-# Lines that could need escaping or unescaping; the second expression starts with a literal, which
-# the regular expression engine scans for fast (unlike "^" in re.M, tried at every character).
-_MAYBE_SPECIAL_LINE_RE = re.compile(rf"^(?:{_STARTS}).*$", re.M)
-_MAYBE_SPECIAL_LATER_RE = re.compile(rf"\n(?:{_STARTS})")
-
-
 def _is_special(line: str) -> bool:
     """A line that means something to the parser: marker, header, closer or conflict marker."""
     if not line.startswith(_STRUCTURE_STARTS):  # none of them can start otherwise
         return False
     return bool(
-        MARKER_RE.fullmatch(line)
-        or HEADER_RE.fullmatch(line)
-        or CLOSER_RE.fullmatch(line)
-        or CONFLICT_RE.fullmatch(line)
+        P.marker.fullmatch(line) or P.header.fullmatch(line) or P.closer.fullmatch(line) or P.conflict.fullmatch(line)
     )
 
 
 def _maybe_special(body: str) -> bool:
-    """Whether a line of ``body`` is one of _MAYBE_SPECIAL_LINE_RE's."""
-    return body.startswith(_MAYBE_SPECIAL_STARTS) or _MAYBE_SPECIAL_LATER_RE.search(body) is not None
+    """Whether a line of ``body`` is one of P.maybe_special_line's."""
+    return body.startswith(_MAYBE_SPECIAL_STARTS) or P.maybe_special_later.search(body) is not None
 
 
 def _escape(line: str) -> str:
@@ -240,7 +244,7 @@ def _escape_match(match: re.Match[str]) -> str:
 
 
 def _escape_body(body: str) -> str:
-    return _MAYBE_SPECIAL_LINE_RE.sub(_escape_match, body)
+    return P.maybe_special_line.sub(_escape_match, body)
 
 
 def _unescape(line: str) -> str:
@@ -254,7 +258,7 @@ def _body_from_lines(lines: list[str]) -> str:
     end = len(lines)
     while end and not lines[end - 1].strip():
         end -= 1
-    if end and lines[end - 1].startswith("---") and CLOSER_RE.fullmatch(lines[end - 1]):  # a closer, at the end
+    if end and lines[end - 1].startswith("---") and P.closer.fullmatch(lines[end - 1]):  # a closer, at the end
         end -= 1
     if lines and not lines[0].strip():
         lines = lines[1:]
@@ -284,16 +288,16 @@ def split_conflict(text: str) -> tuple[str, str] | None:
     state = None  # None outside a conflict, else "ours", "base" or "theirs"
     found = False
     for line in lines:
-        if state is None and line.startswith("<<<<<<<") and CONFLICT_RE.fullmatch(line):
+        if state is None and line.startswith("<<<<<<<") and P.conflict.fullmatch(line):
             state = "ours"
             continue
-        if state == "ours" and line.startswith("|||||||") and CONFLICT_RE.fullmatch(line):
+        if state == "ours" and line.startswith("|||||||") and P.conflict.fullmatch(line):
             state = "base"
             continue
-        if state in ("ours", "base") and line.startswith("=======") and CONFLICT_RE.fullmatch(line):
+        if state in ("ours", "base") and line.startswith("=======") and P.conflict.fullmatch(line):
             state = "theirs"
             continue
-        if state == "theirs" and line.startswith(">>>>>>>") and CONFLICT_RE.fullmatch(line):
+        if state == "theirs" and line.startswith(">>>>>>>") and P.conflict.fullmatch(line):
             state = None
             found = True
             continue
@@ -331,9 +335,6 @@ def parse(text: str) -> list[Entry]:
     return _parse_canonical(text) or assign_content_ids(_parse(text))
 
 
-_CANONICAL_HEAD_RE = re.compile(
-    r"<!-- id:([0-9]{1,%d}) -->\n## (" % MAX_ID_DIGITS + _DATE + r")(?: \u00b7 (#\S+(?: #\S+)*))?\n\n"
-)
 _CANONICAL_END = "\n\n---\n"
 _CANONICAL_SEPARATOR = "\n\n---\n\n"
 
@@ -346,7 +347,7 @@ def _parse_canonical(text: str) -> list[Entry] | None:
     if not text.startswith("<!-- id:") or not text.endswith(_CANONICAL_END):
         return None
     entries = []
-    head = _CANONICAL_HEAD_RE.match
+    head = P.canonical_head.match
     for piece in text[: -len(_CANONICAL_END)].split(_CANONICAL_SEPARATOR):
         m = head(piece)
         if m is None:
@@ -393,19 +394,19 @@ def _parse(text: str) -> list[Draft]:
     while i < len(lines):
         line = lines[i]
         # The regular expressions only where the line's start allows a match (most lines are text).
-        marker = MARKER_RE.fullmatch(line) if line.startswith("<!-- id:") else None
-        header = HEADER_RE.fullmatch(line) if not marker and line.startswith("## ") else None
+        marker = P.marker.fullmatch(line) if line.startswith("<!-- id:") else None
+        header = P.header.fullmatch(line) if not marker and line.startswith("## ") else None
         if marker or header:
             flush()
             chunk_id = int(marker.group(1)) if marker else None
             chunk_header = header
             chunk_lines = []
             if marker and i + 1 < len(lines) and lines[i + 1].startswith("## "):
-                next_header = HEADER_RE.fullmatch(lines[i + 1])
+                next_header = P.header.fullmatch(lines[i + 1])
                 if next_header:
                     chunk_header = next_header
                     i += 1
-        elif line.startswith("---") and CLOSER_RE.fullmatch(line) and chunk_lines and not chunk_lines[-1].strip():
+        elif line.startswith("---") and P.closer.fullmatch(line) and chunk_lines and not chunk_lines[-1].strip():
             # The entry's closing "---": what follows, up to the next marker, is other text.
             chunk_lines.append(line)
             flush()
@@ -437,9 +438,6 @@ def serialize(entries: list[Entry]) -> str:
     return "\n\n".join(format_entry(e) for e in entries) + "\n"
 
 
-OPEN_TASK_RE = re.compile(r"^\s*[-*+]\s+\[ \]\s+\S")
-
-
 def open_tasks(body: str) -> list[str]:
     """The ``- [ ] …`` lines of a body, stripped."""
-    return [line.strip() for line in body.split("\n") if OPEN_TASK_RE.match(line)]
+    return [line.strip() for line in body.split("\n") if P.open_task.match(line)]

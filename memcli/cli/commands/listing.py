@@ -108,7 +108,7 @@ def run(
     for r in rows:
         e = r.entry
         first = output.visible(output.shorten(api.first_line(e.body), 72))
-        shown = {m.group(1).lower() for m in vault.HASHTAG_RE.finditer(first)}
+        shown = {m.group(1).lower() for m in vault.P.hashtag.finditer(first)}
         tags = " ".join("#" + t for t in e.tags if t.lower() not in shown)  # each tag shown once
         where = f"{r.agent}/{r.category}{label[scope[id(r)]]}".ljust(width)
         line = f"{output.bold(str(e.id).rjust(id_width))}  {where}  {output.dim(e.header_date.ljust(16))}  {first}"
