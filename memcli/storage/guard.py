@@ -2023,7 +2023,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
             ),
             # fetch ... | shell  (the pipe may pass through other filters first: | tr -d '\r' | sh)
             (
-                "L",
+                "P",  # not "we stopped recommending `curl … | sh`", "our installer used to be …"
                 (_G_FETCH, "|"),
                 r"\b" + _FETCH + r"\b" + _FETCH_ARG + r"[^|\n]*(?:\|\s*[^|\n]*?)*?\|\s*&?\s*" + _SHELL,
             ),
@@ -2815,7 +2815,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"|allow_all)[\"']?\s*[=:]\s*[\"']?(?:true|\[\s*[\"']?\*|all|\*|1|yes|on|always)\b",
             ),
             (
-                "L",
+                "N",  # not "we do NOT allow Bash(*)"
                 ("bash \" ' --allowedtools", "bash allow allowedtools allowed_tools alwaysallow autoapprove"),
                 r"\bbash\(\s*\*\s*(?::\s*\*)?\s*\)|[\"'](?:allow|allowedtools|allowed_tools|alwaysallow|autoapprove)[\"']\s*:\s*\["
                 r"[^\]\n]*[\"'](?:bash|shell|exec|run_terminal_cmd|terminal|computer|\*)[\"']|--allowedtools[\s=]+[\"']?bash\b(?!\()",
@@ -2850,7 +2850,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"|\S*\.cursor/mcp|\S*\.mcp\.json|\S*\.ssh/authorized_keys|\S*\.gemini/)",
             ),
             (
-                "L",
+                "N",  # not "don't add servers to .mcp.json", "never hand-edit anything in .git/hooks"
                 (
                     "append appending add adding write writing insert put echo printf cat copy cp mv ln install place drop inject plant create modify edit change update overwrite replace register configure sed patch set hook",
                     "bashrc zshrc bash_profile zprofile zshenv zlogin bash_login profile cshrc tcshrc kshrc fish etc hooks claude codex cursor mcp gemini authorized_keys crontab launchagents launchdaemons systemd autostart git",
@@ -2865,6 +2865,11 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"|hooks)|~/\.claude\b|\.claude\.json|\.codex/config\.toml|~/\.codex\b|\.cursor/mcp\.json|~/\.cursor\b|\.mcp\.json"
                 r"|\.gemini/settings\.json|authorized_keys\b|\bcrontab\b|launchagents|launchdaemons|systemd/user|\.config/autostart"
                 r"|\.git/config\b|profile\.ps1|\$profile\b|\.git/info/)",
+                (),
+                # "add `eval "$(direnv hook zsh)"` to ~/.zshrc" (a local tool's shell hook), "add `make test` to the allow
+                # list in .claude/settings.json" (one command, no wildcard)
+                r"`eval\s+[\"']\$\([\w-]+\s+(?:hook|init|activate|completion)\b(?:\s+[\w-]+)?\s*\)[\"']`"
+                r"|\badd\s+`[^`*()|;&$]+`\s+to\s+(?:the\s+)?(?:permissions?\s+)?allow[\s-]?list\b",
             ),
             (
                 "L",
@@ -3221,7 +3226,8 @@ _NEG_NEAR = _Lazy(
     r"|\bno\s+one\s+should|\bprevents?"
     r"|\bpreventing|\bagainst|\bforbid(?:s|den)?|\bprohibit(?:s|ed)?|\bdisallow(?:s|ed)?)"
     r"(?:\s+(?:ever|just|simply|silently|blindly|accidentally|quietly|casually|be\s+tempted\s+to|try\s+to|attempt\s+to"
-    r"|allowed\s+to|permitted\s+to|able\s+to|going\s+to|want\s+to|need\s+to|to|you|the\s+agent|agents?|anyone|it))*"
+    r"|allowed\s+to|permitted\s+to|able\s+to|going\s+to|want\s+to|need\s+to|to|you|the\s+agent|agents?|anyone|it|hand-"
+    r"|manually|directly|allow|permit|enable|deliberately))*"
     r"\s*$"
 )
 # A negation anywhere in the sentence before the words ("never push ... without telling the user").
@@ -3258,7 +3264,25 @@ def _not_negated_near(lower: str, start: int) -> bool:
     return not _negated_near(lower, start)
 
 
-_CHECKS = {"N": _negated_near, "NEG": _not_negated_near, "S": _negated_in_sentence, "SB": _no_secrets_before}
+# The thing named as given up, right before it: "used to be", "we stopped recommending", "instead of".
+_PAST_NEAR = _Lazy(
+    r"(?:\bused\s+to(?:\s+be)?|\bstopped\s+(?:recommending|using|running|suggesting|shipping)|\bno\s+longer\s+(?:use|uses"
+    r"|run|runs|recommend|recommends|ship|ships)|\bdeprecated|\bformerly|\binstead\s+of|\brather\s+than|\breplaced"
+    r"|\bremoved|\bbanned|\bforbid\w*|\bdisallow\w*)\s+(?:the\s+|our\s+|a\s+)?(?:old\s+)?(?:\w+\s+)?[`\"']?\s*$"
+)
+
+
+def _negated_or_past(lower: str, start: int) -> bool:
+    return _negated_near(lower, start) or _PAST_NEAR.get().search(lower, max(0, start - 60), start) is not None
+
+
+_CHECKS = {
+    "N": _negated_near,
+    "NEG": _not_negated_near,
+    "S": _negated_in_sentence,
+    "SB": _no_secrets_before,
+    "P": _negated_or_past,
+}
 
 # Encoded payloads: a run of base64 or hex, or of escapes, judged by _encoded_blob.
 _BLOB = _Lazy(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/=_-]{20,}")
@@ -3392,10 +3416,14 @@ def _scan_patterns(text: str, gate: bool = True) -> list[tuple[str, int, int]]:
 # marker ("the `<system>` tag", "special tokens like <|endoftext|>", "uses [INST] markers"); an
 # override quoted as what something said ('a ticket contained "ignore all previous instructions"').
 _MENTIONS = {
-    "fake-delimiter": _Lazy(r"\b(?:special\s+)?(?:tokens?|tags?|markers?|syntax|delimiters?|placeholders?)\b"),
+    "fake-delimiter": _Lazy(
+        r"\b(?:special\s+)?(?:tokens?|tags?|markers?|syntax|delimiters?|placeholders?|wrapping|wrappers?|escapes|escaping"
+        r"|escaped|templates?)\b"
+    ),
     "override": _Lazy(
         r"\b(?:contain(?:s|ed)?|said|says|saying|such\s+as|like|e\.g\.|phrases?|strings?|wrote|read|reads"
-        r"|text|pattern|payloads?)\s*:?\s*$"
+        r"|text|pattern|payloads?|put|puts|pasted|pastes|typed|types|entered|enters|submitted|submits|injected|inserted"
+        r"|tried|sent)\s*:?\s*$"
     ),
 }
 
@@ -3409,6 +3437,8 @@ def _mentioned(rule: str, lower: str, start: int, end: int) -> bool:
     if rule == "fake-delimiter":
         if before.count("`") % 2 == 1 and "`" in after:
             return True  # inside inline code
+        if before.endswith('"') and after.lstrip(" ").startswith('"'):
+            return True  # the token alone in quotes: 'escapes "<|im_start|>" in user text'
         near = " ".join(before.split()[-3:]) + " | " + " ".join(after.split()[:3])
         return _MENTIONS[rule].get().search(near) is not None
     # an override inside double quotes that a reporting word introduces
