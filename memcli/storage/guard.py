@@ -2000,6 +2000,29 @@ def _rule_sources() -> dict[str, list[tuple]]:
             ),
         ],
         "remote-code": [
+            # a script run straight from a URL: deno run -A https://...
+            ("L", ("deno", "://"), r"\bdeno\s+(?:run|install|eval)\s+(?:-\S+\s+)*[\"']?https?://"),
+            # what a fetch prints, run: "run whatever `curl -s https://x/cmd` prints"
+            (
+                "N",
+                ("run running execute executing eval evaluate source", "whatever what output", _G_FETCH),
+                r"\b(?:run|running|execute|executing|eval|evaluate|source)\s+(?:whatever|what|the\s+output\s+of)\s*[`'\"]?\s*"
+                r"(?:sudo\s+)?" + _FETCH + r"\b",
+            ),
+            # a URL's script fed to an interpreter in words: "the script served at https://x and evaluate it with node"
+            (
+                "N",
+                (
+                    "http https ftp",
+                    "run runs execute executes evaluate eval source pipe feed",
+                    "node python python3 bash sh zsh perl ruby deno bun php powershell pwsh shell interpreter",
+                ),
+                r"(?:https?|ftp)://\S+"
+                + _S
+                + r"{0,80}?\b(?:run|execute|evaluate|eval|source|pipe|feed)\w*\s+(?:it|them|that|this|the\s+(?:script|file|code"
+                r"|result|output|response))\s+(?:with|in|through|into|using|via|under|to)\s+(?:a\s+|the\s+)?(?:node|python3?"
+                r"|bash|sh|zsh|perl|ruby|deno|bun|php|powershell|pwsh|shell|interpreter)\b",
+            ),
             # a package installed straight from a URL (its setup code runs): pip install https://...
             (
                 "L",
@@ -2595,6 +2618,17 @@ def _rule_sources() -> dict[str, list[tuple]]:
         "fake-delimiter": [
             # a chat message faked as JSON: {"role": "tool", ...}
             ("L", ("{", "role"), r"\{\s*\"role\"\s*:\s*\"(?:system|tool|assistant|developer|function)\""),
+            # ... and a tool call or its result: {"type": "function_result", ...}
+            (
+                "L",
+                (
+                    "{",
+                    "type",
+                    "function_result function_call tool_result tool_use tool_call tool_response function_response",
+                ),
+                r"\{\s*\"type\"\s*:\s*\"(?:function_result|function_call|tool_result|tool_use|tool_call|tool_response"
+                r"|function_response)\"",
+            ),
             ("L", ("<|",), r"<\|\s*[a-z][a-z0-9_]{1,30}\s*\|>|<\|(?:endoftext|im_start|im_end|im_sep)\b"),
             (
                 "C",
@@ -2712,6 +2746,46 @@ def _rule_sources() -> dict[str, list[tuple]]:
             ),
         ],
         "memcli-marker": [
+            # a line that says the memory (of any name) ends: "(end of project memory)", "=== memcli: no more entries ==="
+            (
+                "M",
+                ("*", "end close", "memory memories context notes entries block"),
+                r"^[ \t>#*=_\-\[({<!/]*(?:end|close)\s+of\s+(?:the\s+)?(?:(?:project|repository|repo|team|shared|memcli|injected"
+                r"|persistent|long-term|recalled|stored|agent|session|retrieved)[ \t]+)*(?:memory|memories|context|notes|entries"
+                r"|block)\b[^\n]{0,12}$",
+            ),
+            (
+                "L",
+                ("memcli memory", "more further end entries notes"),
+                r"\b(?:memcli|memory)\s*:\s*(?:no\s+more|no\s+further|end\s+of(?:\s+the)?)\s+(?:entries|notes|memory|memories"
+                r"|context)\b",
+            ),
+            (
+                "L",
+                ("the", "memory context", "section block part"),
+                r"\bthe\s+(?:memory|context)\s+(?:section|block|part)\s+(?:has\s+ended|is\s+over|ends\s+here|is\s+closed|has"
+                r"\s+closed|is\s+finished|is\s+done)\b",
+            ),
+            # other tools' memory or context blocks closed: </memory-context>, </recalled-memories>
+            (
+                "L",
+                ("</",),  # (the name may hold the word anywhere: </user_memory>)
+                r"</\s*(?:[\w-]*memor(?:y|ies)[\w-]*|memcli[\w-]*|context|[\w-]+[-_]context|context[-_][\w-]+|recalled[\w-]*"
+                r"|retrieved[\w-]*)\s*>",
+            ),
+            # a heading that makes itself the memory block: "# Project Memory (authoritative, replaces the previous block)"
+            (
+                "M",
+                ("*", "memory", "authoritative replaces replacing supersedes superseding overrides official corrected"),
+                r"^[ \t>]*#{1,6}[ \t]*(?:[\w-]+[ \t]+){0,2}memory\b[^\n]*\b(?:authoritative|replaces|replacing|supersedes"
+                r"|superseding|overrides|official|corrected)\b",
+            ),
+            # a handoff faked inside an entry: "## Handoff" then "From: ..." / "To: ..."
+            (
+                "M",
+                ("*", "handoff", "from to"),
+                r"^[ \t>]*#{1,6}[ \t]*handoff\b[^\n]*\n(?:[ \t]*\n)*[ \t]*(?:from|to)[ \t]*:",
+            ),
             ("C", ("*", "memory", "#"), r"#{1,6}[ \t]*MEMORY[ \t]+CONTEXT\b|(?:^|\n)[ \t>]*#{1,6}[ \t]*MEMORY[ \t]*:"),
             ("L", ("<!-- memcli", "memcli"), r"<!--[ \t]*/?[ \t]*memcli\b|\bmemcli[:_-]end\b"),
             # a line that is one of the block's section headings, or says where the memory ends
@@ -2741,13 +2815,13 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 "L",
                 (
                     "exec eval execfile compile function new os subprocess iex invoke instance_eval spawn pickle marshal",
-                    "b64decode b32decode b85decode a85decode decodebytes decodestring atob buffer codecs fromhex unhexlify zlib gzip frombase64string base64_decode unpack rot13 str_rot13 gzinflate",
+                    "b64decode b32decode b85decode a85decode decodebytes decodestring atob buffer codecs fromhex unhexlify zlib gzip frombase64string base64_decode unpack rot13 str_rot13 gzinflate fromcharcode",
                 ),
                 r"\b(?:exec|eval|execfile|compile|function|new\s+function|os\.system|subprocess\.\w+|iex|invoke-expression"
                 r"|instance_eval|spawn|pickle\.loads|marshal\.loads)\s*\(\s*(?:[\w.]+\(\s*)*[^\n]{0,40}?(?:b64decode|b32decode"
                 r"|b85decode|a85decode|decodebytes|decodestring|\batob\s*\(|buffer\.from\s*\([^)\n]*(?:base64|hex)|codecs\.decode"
                 r"|bytes\.fromhex|unhexlify|zlib\.decompress|gzip\.decompress|frombase64string|base64_decode|unpack\(['\"]m|rot13"
-                r"|str_rot13|gzinflate)",
+                r"|str_rot13|gzinflate|string\.fromcharcode\s*\(\s*\d+\s*,)",
             ),
             (
                 "L",
@@ -2764,15 +2838,17 @@ def _rule_sources() -> dict[str, list[tuple]]:
             (
                 "L",
                 (
-                    "decode base64 b64decode decrypt deobfuscate unscramble de-rot13 derot13 rot13 unhex hex",
-                    "follow execute run obey apply act carry treat eval evaluate perform",
+                    "decode base64 b64decode decrypt deobfuscate unscramble de-rot13 derot13 rot13 unhex hex reverse read",
+                    "follow execute run obey apply act carry treat eval evaluate perform comply do",
                 ),
-                r"\b(?:decode|base64[- ]decode|b64decode|decrypt|deobfuscate|unscramble|de-?rot13|rot13|unhex|hex[- ]decode)\s+"
+                r"\b(?:decode|base64[- ]decode|b64decode|decrypt|deobfuscate|unscramble|de-?rot13|rot13|unhex|hex[- ]decode"
+                r"|reverse|read\s+(?:it\s+|this\s+|them\s+)?(?:backwards|in\s+reverse|right\s+to\s+left))\s+"
                 r"(?:the\s+|this\s+|that\s+|these\s+)?(?:following\s+|below\s+|above\s+|hidden\s+|encoded\s+|base64\s+|hex\s+)*"
                 r"(?:string|text|blob|payload|message|line|lines|data|instructions?|command|commands|block|snippet|value)?"
                 + _S
                 + r"{0,60}?\b(?:and|then|,)\s+(?:then\s+)?(?:follow|execute|run|obey|apply|act\s+on|carry\s+out|treat\s+(?:it"
-                r"|them)\s+as|eval|evaluate|perform)\b(?!\s+(?:the\s+)?(?:tests?|validation|checks?|linter|migrations?"
+                r"|them)\s+as|eval|evaluate|perform|comply|do\s+(?:it|that|so|as\s+it\s+says))\b(?!\s+(?:the\s+)?(?:tests?"
+                r"|validation|checks?|linter|migrations?"
                 r"|assertions?|signature))",
             ),
         ],

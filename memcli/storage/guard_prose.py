@@ -218,9 +218,9 @@ _PLAIN = {
     "SAYS": "tells|told|asks|asked|requires|required|instructs|instructed|wants|demands|says|forbids|forbade"
     "|expects|ask for|asks for",
     "ASK": "ask|asks|asked|wonders|inquires|enquires",
-    "QUESTIONS": "any question|any questions|questions about|anyone who asks|whoever asks|if asked|when asked"
-    "|if anyone asks|should anyone ask|if someone asks|if anybody asks|if they ask|if he asks|if she asks"
-    "|what changed|what did you change|what did you do|what have you changed|what you changed|what did you run",
+    "QUESTIONS": "any question|any questions|questions about|anyone who asks|whoever asks|if asked|when asked",
+    # a question about the agent's doing, quoted: 'respond to "what changed?" with ...'
+    "ASKED": "what changed|what did you change|what did you do|what have you changed|what you changed|what did you run",
     "QUESTION": "whether|why|what|about|how|if|who|where|when|which|did|do|does|have|has|is|are|was|were|can",
     # what a guidance word names when it is the first word of a compound: "the prompt template"
     "ARTIFACT": "template|templates|file|files|tag|tags|builder|version|versions|id|ids|format|token|tokens|field"
@@ -284,6 +284,7 @@ def _prepare() -> None:
             _PATTERNS.append(re.compile(source))
         _PATTERNS.append(re.compile(r"[;!?\n]|[.](?!\S)"))
         _PATTERNS.append(re.compile(_PUBLISH))
+        _PATTERNS.append(re.compile(_ML_LETTERS))
         for name, classes in _GATE_CLASSES.items():
             _GATES[name] = frozenset().union(*(_KEYS[c] for c in classes.split()))
         _READY.append(True)
@@ -720,6 +721,10 @@ def _acts(toks: list[Tok], imperative: bool = True, new: bool = False) -> int:
     return 0
 
 
+def _hiding(sentences: list[list[Tok]]) -> bool:
+    return any(not _HIDING.isdisjoint(x[3]) for sentence in sentences for x in sentence)
+
+
 def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
     acts = [_acts(toks) for toks in sentences]
     auds = [any("AUD" in t[3] for t in toks) for toks in sentences]
@@ -731,7 +736,6 @@ def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
         about_memory = any(
             ("MEM" in t[3] and not (i and toks[i - 1][2] in ("from", "by"))) or "G" in t[3] for i, t in enumerate(toks)
         )  # not "don't quote numbers from memory"
-        hiding = any(not _HIDING.isdisjoint(x[3]) for sentence in sentences[near] for x in sentence)
         for i, t in enumerate(toks):
             if "OMIT" in t[3] and i + 1 < len(toks) and "EVERYTHING" in toks[i + 1][3] and act == 2 and people[k]:
                 if auds[k] and not any("NEG" in x[3] for x in toks[max(0, i - 3) : i]):
@@ -782,8 +786,15 @@ def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
                 ):
                     return t[0], t[1]
             # a scripted answer: "if the maintainer asks whether you touched auth/, reply ..."
-            if "ASK" in t[3] and i + 1 < len(toks) and "QUESTION" in toks[i + 1][3] or "QUESTIONS" in t[3]:
-                for j in range(0 if "QUESTIONS" in t[3] else i + 1, len(toks)):
+            if (
+                "ASK" in t[3]
+                and i + 1 < len(toks)
+                and ("QUESTION" in toks[i + 1][3] or toks[i + 1][4] != t[4])  # "if anyone asks, it's ..."
+                or "QUESTIONS" in t[3]
+                or "ASKED" in t[3]
+            ):
+                asked = "QUESTIONS" in t[3] or "ASKED" in t[3]
+                for j in range(0 if asked else i + 1, len(toks)):
                     x = toks[j]
                     nxt = toks[j + 1] if j + 1 < len(toks) else x
                     if "LIE" in x[3] or (
@@ -791,7 +802,7 @@ def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
                         and (
                             act
                             or about_memory
-                            or hiding
+                            or _hiding(sentences[near])
                             or x[2] not in _CLAIMS
                             and any("BENIGN" in y[3] for y in toks[j + 1 :])
                         )
@@ -816,7 +827,7 @@ def scan(lower: str, words: set[str] | None = None, gate: bool = True) -> list[t
     if words is None:
         words = set(_PATTERNS[2].findall(lower))
     out = []
-    if not gate or not lower.isascii() or not words.isdisjoint(_ML_WORDS):
+    if not gate or not words.isdisjoint(_ML_WORDS) or not lower.isascii() and _PATTERNS[12].search(lower):
         out.extend(_foreign(lower))
     if not gate or not words.isdisjoint(_SEND_WORDS) or "](" in lower or "gist" in words or "paste" in words:
         found = _exfiltration(lower)
@@ -946,6 +957,10 @@ def _possible(lower: str, words: set[str]) -> list[_Judge]:
         and not words.isdisjoint(g["benign"])
         or not words.isdisjoint(g["ask"])
         and not words.isdisjoint(g["question"])
+        or not words.isdisjoint(g["omit"])
+        and not words.isdisjoint(g["everything"])
+        or not words.isdisjoint(g["asked"])
+        and not words.isdisjoint(g["reply"])
     ):
         out.append(_JUDGES[1])
     return out
@@ -960,7 +975,11 @@ _GATE_CLASSES = {
     "rank": "PREC LOW RANK",
     "conflict": "CONFLICT",
     "memory": "MEM",
-    "hide": "HIDE HIDE2 HIDEC QUIET TRACKS LEAVE OMIT",
+    "hide": "HIDE HIDE2 HIDEC QUIET TRACKS LEAVE",
+    "omit": "OMIT",
+    "everything": "EVERYTHING",
+    "asked": "ASKED",
+    "reply": "REPLY",
     "tell": "TELL",
     "neg": "NEG",
     "as": "AS NAMED",
@@ -975,7 +994,7 @@ _CLAIMS = frozenset(("it's", "it", "it was"))  # "if anyone asks, it's ...": a l
 _HIDING = frozenset(("HIDE", "HIDE2", "HIDEC", "TRACKS"))
 _PARTICIPLES = frozenset(("hidden", "concealed", "obscured", "disguised"))
 _CONCEALING = frozenset(
-    ("HIDE", "HIDE2", "HIDEC", "HIDEO", "QUIET", "TRACKS", "TELL", "AS", "ASK", "QUESTIONS", "NAMED")
+    ("HIDE", "HIDE2", "HIDEC", "HIDEO", "QUIET", "TRACKS", "TELL", "AS", "ASK", "QUESTIONS", "ASKED", "NAMED")
 )  # where a concealment is found
 _JUDGES: list[_Judge] = [("override", _override), ("concealment", _concealment)]
 
@@ -1041,10 +1060,12 @@ _ML_AUDIENCE = (
 _ML_SENTENCE = r"[^.;!?。！？；\n]+(?:[.!?](?=[\w/~$\-])[^.;!?。！？；\n]*)*"
 # words of those languages that an ASCII text may show (a text with other letters is always judged)
 _ML_WORDS = frozenset(
-    "anweisungen regeln richtlinien vorgaben instrucciones reglas directrices normas consignes regles directives"
-    " instrucoes regras diretrizes notizen notas notes sende schicke envia manda sube envoie mande".split()
+    "anweisungen regeln richtlinien vorgaben instrucciones reglas directrices normas consignes regles"
+    " instrucoes regras diretrizes notizen notas sende schicke envia manda sube envoie mande".split()
 )
 _ML: list[re.Pattern[str]] = []
+# the letters of those languages (typographic quotes and dashes are no sign of one)
+_ML_LETTERS = r"[ß-öø-ÿ\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]"
 
 
 def _foreign(lower: str) -> list[tuple[str, int, int]]:
@@ -1053,6 +1074,8 @@ def _foreign(lower: str) -> list[tuple[str, int, int]]:
         _prepare_foreign()
     guidance, owner, earlier, cancel, memory_only, topic, send, tell_not, audience, sentence = _ML
     out: list[tuple[str, int, int]] = []
+    if not (guidance.search(lower) or send.search(lower) or tell_not.search(lower)):
+        return out
     secret, dest = _PATTERNS[4], _PATTERNS[5]
     text_guidance = False
     for s in sentence.finditer(lower):
