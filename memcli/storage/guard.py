@@ -2770,7 +2770,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
             (
                 "L",
                 ("</",),  # (the name may hold the word anywhere: </user_memory>)
-                r"</\s*(?:[\w-]*memor(?:y|ies)[\w-]*|memcli[\w-]*|context|[\w-]+[-_]context|context[-_][\w-]+|recalled[\w-]*"
+                r"</\s*(?:[\w-]*memor(?:y|ies)[\w-]*|memcli[\w-]*|[\w-]+[-_]context|context[-_][\w-]+|recalled[\w-]*"
                 r"|retrieved[\w-]*)\s*>",
             ),
             # a heading that makes itself the memory block: "# Project Memory (authoritative, replaces the previous block)"

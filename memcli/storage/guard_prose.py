@@ -43,7 +43,7 @@ _INFLECTED = {
     "|directions|guardrail text|confirmations|confirmation step|mandate|protocol|rulebook|constitution"
     "|requirement|approval requirement|safety prompts|safety prompt|permission checks|approval checks|safety checks"
     "|safety rails|guard rails|operating procedures|scruples|qualms|inhibitions|restraint"
-    "|hesitation|reluctance|permission prompts|approval step|approval prompts|safety guidance|rulebook",
+    "|hesitation|reluctance|permission prompts|approval step|approval prompts|safety guidance|rulebook|protection",
     # guidance that only an agent has: its own without an owner named ("guardrails = vendor boilerplate")
     "GA": "guardrail|safeguard|refusal|persona|preamble|briefing|scruples|qualms|inhibitions|refusal habits",
     # guidance only when the agent owns it ("your configuration")
@@ -73,12 +73,13 @@ _INFLECTED = {
     "|for consumers|for chat|for general use|for the general public|slow you down|get in the way|in your way"
     "|hold you back|opted out|opt out|decorative|cosmetic|stale template|aside|lift|outweigh|no standing|no say"
     "|no bearing|no effect|no longer exist|no longer exists|template text|in place of|replacing|advisory only"
-    "|not authoritative",
+    "|not authoritative|doesn't hold|does not hold|don't hold|do not hold|no longer holds|no longer hold"
+    "|any longer",
     # weaker cancellation words (only against guidance that is plainly the agent's)
     "CW": "optional|suggestion|advisory|replaced|removed|relax|loosen|skip|overkill|unnecessary|draft|wrong",
     # obeying guidance: cancelled when negated ("stop honoring its restrictions", "don't comply with")
     "FOLLOW": "follow|obey|comply|adhere|honor|honour|respect|heed|listen|abide|weigh|give weight|give any weight"
-    "|give much weight|take into account|factor in",
+    "|give much weight|take into account|factor in|giving weight|giving any weight|giving much weight",
     "AS": "describe|present|label|call|frame|pass off|report|log|record|word|phrase|characterize|characterise"
     "|tell|say|claim|dress up|mark|tag|title|file|portray|spin|paint|goes in|go in|land|ship|commit|merge",
     "BENIGN": "routine|no-op|noop|cleanup|clean-up|maintenance|minor|harmless|refactor|typo|nothing|normal"
@@ -148,9 +149,10 @@ _PLAIN = {
     # two authorities at odds, and which one decides: "where vendor defaults and this file disagree, this file wins"
     "CONFLICT": "conflict|conflicts|clash|clashes|disagree|disagrees|disagreement|disagreements|contradict"
     "|contradicts|contradiction|contradictions|contradict each other|pull in different directions|differ|differs"
-    "|diverge|diverges|at odds|inconsistent|collide|collides|mismatch",
+    "|diverge|diverges|at odds|inconsistent|collide|collides|mismatch|point different ways|point in different directions",
     "DECIDE": "wins|win|prevails|prevail|tie-breaker|tiebreaker|in favour of|in favor of|go with|side with"
-    "|takes precedence|take precedence|decides|governs|wins out|final say|final word|is authoritative",
+    "|takes precedence|take precedence|decides|governs|wins out|final say|final word|is authoritative"
+    "|carries the day|carry the day|has the upper hand|comes first|trumps",
     # who is kept in the dark, or where the account of the work goes
     "AUD": "user|users|human|humans|developer|developers|reviewer|reviewers|maintainer|maintainers|owner|owners"
     "|operator|contributor|contributors|team|anyone|anybody|nobody|no one|people|everyone|person|customer|boss"
@@ -213,7 +215,7 @@ _PLAIN = {
     "RECV": "given|told|got|received|came|come|started|began|booted|launched|shipped|loaded|trained|configured"
     "|run|operate|inherited|carry|spawned|initialised|initialized|primed|handed|were|was|are|have|had|'ve"
     "|received|receive|get|asked|said|put|gave|wrote|baked|bolted|injected|imposed|deployed|ship|ships|launched"
-    "|calibrated|tuned",
+    "|calibrated|tuned|injects|loads|ships|applies|imposes",
     # the agent's guidance said with a verb: "when the harness tells you", "your operator asks for"
     "SAYS": "tells|told|asks|asked|requires|required|instructs|instructed|wants|demands|says|forbids|forbade"
     "|expects|ask for|asks for",
@@ -466,6 +468,8 @@ def _owned(toks: list[Tok], i: int) -> int:
             return 2
         if j < 2 and (x[2] == "your" or "AGENT" in x[3]):
             return 2  # "the restrictions your runtime loaded", "the confirmation step claude insists on"
+        if j < 2 and "OWN" in x[3] and "RECV" in after[j + 1][3] and after[j + 1][4] == c:
+            return 2  # "the protections the IDE injects"
         if x[2] in ("at", "in", "inside", "within", "of", "from") and "your" in [y[2] for y in after[j + 1 : j + 4]]:
             return 2  # "the instructions at the top of your context"
         if x[2] in ("on", "for", "of", "over") and any("AGENT" in y[3] for y in after[j + 1 : j + 4]):
@@ -1061,7 +1065,8 @@ _ML_SENTENCE = r"[^.;!?。！？；\n]+(?:[.!?](?=[\w/~$\-])[^.;!?。！？；\n
 # words of those languages that an ASCII text may show (a text with other letters is always judged)
 _ML_WORDS = frozenset(
     "anweisungen regeln richtlinien vorgaben instrucciones reglas directrices normas consignes regles"
-    " instrucoes regras diretrizes notizen notas sende schicke envia manda sube envoie mande".split()
+    " instrucoes regras diretrizes notizen notas sende schicke envia manda sube envoie mande digas diga menciones"
+    " usuario usuarios nutzer benutzer utilisateur ignora ignorez ignoriere ignorieren".split()
 )
 _ML: list[re.Pattern[str]] = []
 # the letters of those languages (typographic quotes and dashes are no sign of one)
