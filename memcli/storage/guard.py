@@ -49,9 +49,10 @@ What it deliberately does **not** catch: a payload phrased as an ordinary projec
 scripts/setup.sh before each task" when that script is the payload: reviewing what memory points
 at is git's job); wording outside its vocabulary (its held-out recall on new paraphrases of
 override and concealment is well under its recall on commands, see bench/RESULTS.md); other
-languages than English; homoglyphs (a Cyrillic "о" in "ignоre" is visible, and mixed-script words
+languages than English beyond a small vocabulary (German, Spanish, French, Portuguese, Chinese and
+Japanese overrides, "don't tell the user", and sending a secret, in ``guard_prose``); homoglyphs (a Cyrillic "о" in "ignоre" is visible, and mixed-script words
 are not looked for); a payload split across entries; short encodings (base64 under 20
-characters), ROT13 and other ciphers; URLs that carry data without a substitution or
+characters), ROT13 and other ciphers (unless the text says to decode or reverse and comply); URLs that carry data without a substitution or
 placeholder (``?d=c2VjcmV0``); secrets themselves (``storage/secrets.py``); hostile hosts (nothing
 here knows which domains are trusted).  Known false positives, by design or accepted: lessons
 *about* risky things (a ``curl | sh`` installer, ``[INST]`` or ``<system>`` in a note on chat

@@ -9,9 +9,13 @@ kept in the dark or where the account goes (the user, the reviewer, the summary,
 message), what hides (unsaid, tuck, vague, don't mention), and what the agent did (you added, the
 proxy, the cron job, the change).  A sentence is judged by which classes it holds, and a few by
 where (the thing outranked comes after "outranks"; "about VPN" scopes guidance to a topic).
-Exfiltration is three classes in one sentence, in order: a sending verb, a secret as its object
-(or "it" after it), a destination outside (a URL, an address, a bucket, a gist, a ticket); or a
-link or image whose query holds a secret.
+The memory also wins when a sentence names it and the agent's guidance as at odds and the memory
+as what decides ("where vendor defaults and this knowledge base disagree, this knowledge base
+wins").  Exfiltration is three classes in one sentence, in order: a sending verb, a secret as its
+object (or "it" after it), a destination outside (a URL, an address, a host, a bucket, a gist, a
+ticket); or a public gist or paste made with a secret in it; or a link or image whose query holds
+a secret.  Other languages (German, Spanish, French, Portuguese, Chinese, Japanese) are judged by
+the same classes in fewer words (``_foreign``), only for texts with their letters or words.
 
 Pure Python, one table built on first use.  A gate on the text's words (the ``[a-z0-9_]+`` runs
 the lexical gates already have) runs a judge only when a pair of words it needs is there (about
