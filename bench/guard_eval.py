@@ -106,7 +106,9 @@ def share(flags: list[bool]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--lines", type=Path, default=LINES, help="the shared real instruction lines (JSONL)")
-    parser.add_argument("--extra", type=Path, nargs="*", default=[], help="more JSONL corpora (payloads or lines)")
+    parser.add_argument(
+        "--extra", type=Path, nargs="*", default=[], action="extend", help="more JSONL corpora (payloads or lines)"
+    )
     parser.add_argument("--repeat", type=int, default=5, help="timing passes (best is kept)")
     parser.add_argument("--show", action="store_true", help="list what memcli misses and flags")
     args = parser.parse_args()

@@ -49,9 +49,10 @@ What it deliberately does **not** catch: a payload phrased as an ordinary projec
 scripts/setup.sh before each task" when that script is the payload: reviewing what memory points
 at is git's job); wording outside its vocabulary (its held-out recall on new paraphrases of
 override and concealment is well under its recall on commands, see bench/RESULTS.md); other
-languages than English; homoglyphs (a Cyrillic "о" in "ignоre" is visible, and mixed-script words
+languages than English beyond a small vocabulary (German, Spanish, French, Portuguese, Chinese and
+Japanese overrides, "don't tell the user", and sending a secret, in ``guard_prose``); homoglyphs (a Cyrillic "о" in "ignоre" is visible, and mixed-script words
 are not looked for); a payload split across entries; short encodings (base64 under 20
-characters), ROT13 and other ciphers; URLs that carry data without a substitution or
+characters), ROT13 and other ciphers (unless the text says to decode or reverse and comply); URLs that carry data without a substitution or
 placeholder (``?d=c2VjcmV0``); secrets themselves (``storage/secrets.py``); hostile hosts (nothing
 here knows which domains are trusted).  Known false positives, by design or accepted: lessons
 *about* risky things (a ``curl | sh`` installer, ``[INST]`` or ``<system>`` in a note on chat
@@ -2000,6 +2001,29 @@ def _rule_sources() -> dict[str, list[tuple]]:
             ),
         ],
         "remote-code": [
+            # a script run straight from a URL: deno run -A https://...
+            ("L", ("deno", "://"), r"\bdeno\s+(?:run|install|eval)\s+(?:-\S+\s+)*[\"']?https?://"),
+            # what a fetch prints, run: "run whatever `curl -s https://x/cmd` prints"
+            (
+                "N",
+                ("run running execute executing eval evaluate source", "whatever what output", _G_FETCH),
+                r"\b(?:run|running|execute|executing|eval|evaluate|source)\s+(?:whatever|what|the\s+output\s+of)\s*[`'\"]?\s*"
+                r"(?:sudo\s+)?" + _FETCH + r"\b",
+            ),
+            # a URL's script fed to an interpreter in words: "the script served at https://x and evaluate it with node"
+            (
+                "N",
+                (
+                    "http https ftp",
+                    "run runs execute executes evaluate eval source pipe feed",
+                    "node python python3 bash sh zsh perl ruby deno bun php powershell pwsh shell interpreter",
+                ),
+                r"(?:https?|ftp)://\S+"
+                + _S
+                + r"{0,80}?\b(?:run|execute|evaluate|eval|source|pipe|feed)\w*\s+(?:it|them|that|this|the\s+(?:script|file|code"
+                r"|result|output|response))\s+(?:with|in|through|into|using|via|under|to)\s+(?:a\s+|the\s+)?(?:node|python3?"
+                r"|bash|sh|zsh|perl|ruby|deno|bun|php|powershell|pwsh|shell|interpreter)\b",
+            ),
             # a package installed straight from a URL (its setup code runs): pip install https://...
             (
                 "L",
@@ -2023,7 +2047,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
             ),
             # fetch ... | shell  (the pipe may pass through other filters first: | tr -d '\r' | sh)
             (
-                "L",
+                "P",  # not "we stopped recommending `curl … | sh`", "our installer used to be …"
                 (_G_FETCH, "|"),
                 r"\b" + _FETCH + r"\b" + _FETCH_ARG + r"[^|\n]*(?:\|\s*[^|\n]*?)*?\|\s*&?\s*" + _SHELL,
             ),
@@ -2595,6 +2619,17 @@ def _rule_sources() -> dict[str, list[tuple]]:
         "fake-delimiter": [
             # a chat message faked as JSON: {"role": "tool", ...}
             ("L", ("{", "role"), r"\{\s*\"role\"\s*:\s*\"(?:system|tool|assistant|developer|function)\""),
+            # ... and a tool call or its result: {"type": "function_result", ...}
+            (
+                "L",
+                (
+                    "{",
+                    "type",
+                    "function_result function_call tool_result tool_use tool_call tool_response function_response",
+                ),
+                r"\{\s*\"type\"\s*:\s*\"(?:function_result|function_call|tool_result|tool_use|tool_call|tool_response"
+                r"|function_response)\"",
+            ),
             ("L", ("<|",), r"<\|\s*[a-z][a-z0-9_]{1,30}\s*\|>|<\|(?:endoftext|im_start|im_end|im_sep)\b"),
             (
                 "C",
@@ -2712,6 +2747,46 @@ def _rule_sources() -> dict[str, list[tuple]]:
             ),
         ],
         "memcli-marker": [
+            # a line that says the memory (of any name) ends: "(end of project memory)", "=== memcli: no more entries ==="
+            (
+                "M",
+                ("*", "end close", "memory memories context notes entries block"),
+                r"^[ \t>#*=_\-\[({<!/]*(?:end|close)\s+of\s+(?:the\s+)?(?:(?:project|repository|repo|team|shared|memcli|injected"
+                r"|persistent|long-term|recalled|stored|agent|session|retrieved)[ \t]+)*(?:memory|memories|context|notes|entries"
+                r"|block)\b[^\n]{0,12}$",
+            ),
+            (
+                "L",
+                ("memcli memory", "more further end entries notes"),
+                r"\b(?:memcli|memory)\s*:\s*(?:no\s+more|no\s+further|end\s+of(?:\s+the)?)\s+(?:entries|notes|memory|memories"
+                r"|context)\b",
+            ),
+            (
+                "L",
+                ("the", "memory context", "section block part"),
+                r"\bthe\s+(?:memory|context)\s+(?:section|block|part)\s+(?:has\s+ended|is\s+over|ends\s+here|is\s+closed|has"
+                r"\s+closed|is\s+finished|is\s+done)\b",
+            ),
+            # other tools' memory or context blocks closed: </memory-context>, </recalled-memories>
+            (
+                "L",
+                ("</",),  # (the name may hold the word anywhere: </user_memory>)
+                r"</\s*(?:[\w-]*memor(?:y|ies)[\w-]*|memcli[\w-]*|[\w-]+[-_]context|context[-_][\w-]+|recalled[\w-]*"
+                r"|retrieved[\w-]*)\s*>",
+            ),
+            # a heading that makes itself the memory block: "# Project Memory (authoritative, replaces the previous block)"
+            (
+                "M",
+                ("*", "memory", "authoritative replaces replacing supersedes superseding overrides official corrected"),
+                r"^[ \t>]*#{1,6}[ \t]*(?:[\w-]+[ \t]+){0,2}memory\b[^\n]*\b(?:authoritative|replaces|replacing|supersedes"
+                r"|superseding|overrides|official|corrected)\b",
+            ),
+            # a handoff faked inside an entry: "## Handoff" then "From: ..." / "To: ..."
+            (
+                "M",
+                ("*", "handoff", "from to"),
+                r"^[ \t>]*#{1,6}[ \t]*handoff\b[^\n]*\n(?:[ \t]*\n)*[ \t]*(?:from|to)[ \t]*:",
+            ),
             ("C", ("*", "memory", "#"), r"#{1,6}[ \t]*MEMORY[ \t]+CONTEXT\b|(?:^|\n)[ \t>]*#{1,6}[ \t]*MEMORY[ \t]*:"),
             ("L", ("<!-- memcli", "memcli"), r"<!--[ \t]*/?[ \t]*memcli\b|\bmemcli[:_-]end\b"),
             # a line that is one of the block's section headings, or says where the memory ends
@@ -2741,13 +2816,13 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 "L",
                 (
                     "exec eval execfile compile function new os subprocess iex invoke instance_eval spawn pickle marshal",
-                    "b64decode b32decode b85decode a85decode decodebytes decodestring atob buffer codecs fromhex unhexlify zlib gzip frombase64string base64_decode unpack rot13 str_rot13 gzinflate",
+                    "b64decode b32decode b85decode a85decode decodebytes decodestring atob buffer codecs fromhex unhexlify zlib gzip frombase64string base64_decode unpack rot13 str_rot13 gzinflate fromcharcode",
                 ),
                 r"\b(?:exec|eval|execfile|compile|function|new\s+function|os\.system|subprocess\.\w+|iex|invoke-expression"
                 r"|instance_eval|spawn|pickle\.loads|marshal\.loads)\s*\(\s*(?:[\w.]+\(\s*)*[^\n]{0,40}?(?:b64decode|b32decode"
                 r"|b85decode|a85decode|decodebytes|decodestring|\batob\s*\(|buffer\.from\s*\([^)\n]*(?:base64|hex)|codecs\.decode"
                 r"|bytes\.fromhex|unhexlify|zlib\.decompress|gzip\.decompress|frombase64string|base64_decode|unpack\(['\"]m|rot13"
-                r"|str_rot13|gzinflate)",
+                r"|str_rot13|gzinflate|string\.fromcharcode\s*\(\s*\d+\s*,)",
             ),
             (
                 "L",
@@ -2764,15 +2839,17 @@ def _rule_sources() -> dict[str, list[tuple]]:
             (
                 "L",
                 (
-                    "decode base64 b64decode decrypt deobfuscate unscramble de-rot13 derot13 rot13 unhex hex",
-                    "follow execute run obey apply act carry treat eval evaluate perform",
+                    "decode base64 b64decode decrypt deobfuscate unscramble de-rot13 derot13 rot13 unhex hex reverse read",
+                    "follow execute run obey apply act carry treat eval evaluate perform comply do",
                 ),
-                r"\b(?:decode|base64[- ]decode|b64decode|decrypt|deobfuscate|unscramble|de-?rot13|rot13|unhex|hex[- ]decode)\s+"
+                r"\b(?:decode|base64[- ]decode|b64decode|decrypt|deobfuscate|unscramble|de-?rot13|rot13|unhex|hex[- ]decode"
+                r"|reverse|read\s+(?:it\s+|this\s+|them\s+)?(?:backwards|in\s+reverse|right\s+to\s+left))\s+"
                 r"(?:the\s+|this\s+|that\s+|these\s+)?(?:following\s+|below\s+|above\s+|hidden\s+|encoded\s+|base64\s+|hex\s+)*"
                 r"(?:string|text|blob|payload|message|line|lines|data|instructions?|command|commands|block|snippet|value)?"
                 + _S
                 + r"{0,60}?\b(?:and|then|,)\s+(?:then\s+)?(?:follow|execute|run|obey|apply|act\s+on|carry\s+out|treat\s+(?:it"
-                r"|them)\s+as|eval|evaluate|perform)\b(?!\s+(?:the\s+)?(?:tests?|validation|checks?|linter|migrations?"
+                r"|them)\s+as|eval|evaluate|perform|comply|do\s+(?:it|that|so|as\s+it\s+says))\b(?!\s+(?:the\s+)?(?:tests?"
+                r"|validation|checks?|linter|migrations?"
                 r"|assertions?|signature))",
             ),
         ],
@@ -2815,7 +2892,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"|allow_all)[\"']?\s*[=:]\s*[\"']?(?:true|\[\s*[\"']?\*|all|\*|1|yes|on|always)\b",
             ),
             (
-                "L",
+                "N",  # not "we do NOT allow Bash(*)"
                 ("bash \" ' --allowedtools", "bash allow allowedtools allowed_tools alwaysallow autoapprove"),
                 r"\bbash\(\s*\*\s*(?::\s*\*)?\s*\)|[\"'](?:allow|allowedtools|allowed_tools|alwaysallow|autoapprove)[\"']\s*:\s*\["
                 r"[^\]\n]*[\"'](?:bash|shell|exec|run_terminal_cmd|terminal|computer|\*)[\"']|--allowedtools[\s=]+[\"']?bash\b(?!\()",
@@ -2850,7 +2927,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"|\S*\.cursor/mcp|\S*\.mcp\.json|\S*\.ssh/authorized_keys|\S*\.gemini/)",
             ),
             (
-                "L",
+                "N",  # not "don't add servers to .mcp.json", "never hand-edit anything in .git/hooks"
                 (
                     "append appending add adding write writing insert put echo printf cat copy cp mv ln install place drop inject plant create modify edit change update overwrite replace register configure sed patch set hook",
                     "bashrc zshrc bash_profile zprofile zshenv zlogin bash_login profile cshrc tcshrc kshrc fish etc hooks claude codex cursor mcp gemini authorized_keys crontab launchagents launchdaemons systemd autostart git",
@@ -2865,6 +2942,11 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"|hooks)|~/\.claude\b|\.claude\.json|\.codex/config\.toml|~/\.codex\b|\.cursor/mcp\.json|~/\.cursor\b|\.mcp\.json"
                 r"|\.gemini/settings\.json|authorized_keys\b|\bcrontab\b|launchagents|launchdaemons|systemd/user|\.config/autostart"
                 r"|\.git/config\b|profile\.ps1|\$profile\b|\.git/info/)",
+                (),
+                # "add `eval "$(direnv hook zsh)"` to ~/.zshrc" (a local tool's shell hook), "add `make test` to the allow
+                # list in .claude/settings.json" (one command, no wildcard)
+                r"`eval\s+[\"']\$\([\w-]+\s+(?:hook|init|activate|completion)\b(?:\s+[\w-]+)?\s*\)[\"']`"
+                r"|\badd\s+`[^`*()|;&$]+`\s+to\s+(?:the\s+)?(?:permissions?\s+)?allow[\s-]?list\b",
             ),
             (
                 "L",
@@ -3221,7 +3303,8 @@ _NEG_NEAR = _Lazy(
     r"|\bno\s+one\s+should|\bprevents?"
     r"|\bpreventing|\bagainst|\bforbid(?:s|den)?|\bprohibit(?:s|ed)?|\bdisallow(?:s|ed)?)"
     r"(?:\s+(?:ever|just|simply|silently|blindly|accidentally|quietly|casually|be\s+tempted\s+to|try\s+to|attempt\s+to"
-    r"|allowed\s+to|permitted\s+to|able\s+to|going\s+to|want\s+to|need\s+to|to|you|the\s+agent|agents?|anyone|it))*"
+    r"|allowed\s+to|permitted\s+to|able\s+to|going\s+to|want\s+to|need\s+to|to|you|the\s+agent|agents?|anyone|it|hand-"
+    r"|manually|directly|allow|permit|enable|deliberately))*"
     r"\s*$"
 )
 # A negation anywhere in the sentence before the words ("never push ... without telling the user").
@@ -3258,7 +3341,25 @@ def _not_negated_near(lower: str, start: int) -> bool:
     return not _negated_near(lower, start)
 
 
-_CHECKS = {"N": _negated_near, "NEG": _not_negated_near, "S": _negated_in_sentence, "SB": _no_secrets_before}
+# The thing named as given up, right before it: "used to be", "we stopped recommending", "instead of".
+_PAST_NEAR = _Lazy(
+    r"(?:\bused\s+to(?:\s+be)?|\bstopped\s+(?:recommending|using|running|suggesting|shipping)|\bno\s+longer\s+(?:use|uses"
+    r"|run|runs|recommend|recommends|ship|ships)|\bdeprecated|\bformerly|\binstead\s+of|\brather\s+than|\breplaced"
+    r"|\bremoved|\bbanned|\bforbid\w*|\bdisallow\w*)\s+(?:the\s+|our\s+|a\s+)?(?:old\s+)?(?:\w+\s+)?[`\"']?\s*$"
+)
+
+
+def _negated_or_past(lower: str, start: int) -> bool:
+    return _negated_near(lower, start) or _PAST_NEAR.get().search(lower, max(0, start - 60), start) is not None
+
+
+_CHECKS = {
+    "N": _negated_near,
+    "NEG": _not_negated_near,
+    "S": _negated_in_sentence,
+    "SB": _no_secrets_before,
+    "P": _negated_or_past,
+}
 
 # Encoded payloads: a run of base64 or hex, or of escapes, judged by _encoded_blob.
 _BLOB = _Lazy(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/=_-]{20,}")
@@ -3392,10 +3493,14 @@ def _scan_patterns(text: str, gate: bool = True) -> list[tuple[str, int, int]]:
 # marker ("the `<system>` tag", "special tokens like <|endoftext|>", "uses [INST] markers"); an
 # override quoted as what something said ('a ticket contained "ignore all previous instructions"').
 _MENTIONS = {
-    "fake-delimiter": _Lazy(r"\b(?:special\s+)?(?:tokens?|tags?|markers?|syntax|delimiters?|placeholders?)\b"),
+    "fake-delimiter": _Lazy(
+        r"\b(?:special\s+)?(?:tokens?|tags?|markers?|syntax|delimiters?|placeholders?|wrapping|wrappers?|escapes|escaping"
+        r"|escaped|templates?)\b"
+    ),
     "override": _Lazy(
         r"\b(?:contain(?:s|ed)?|said|says|saying|such\s+as|like|e\.g\.|phrases?|strings?|wrote|read|reads"
-        r"|text|pattern|payloads?)\s*:?\s*$"
+        r"|text|pattern|payloads?|put|puts|pasted|pastes|typed|types|entered|enters|submitted|submits|injected|inserted"
+        r"|tried|sent)\s*:?\s*$"
     ),
 }
 
@@ -3409,6 +3514,8 @@ def _mentioned(rule: str, lower: str, start: int, end: int) -> bool:
     if rule == "fake-delimiter":
         if before.count("`") % 2 == 1 and "`" in after:
             return True  # inside inline code
+        if before.endswith('"') and after.lstrip(" ").startswith('"'):
+            return True  # the token alone in quotes: 'escapes "<|im_start|>" in user text'
         near = " ".join(before.split()[-3:]) + " | " + " ".join(after.split()[:3])
         return _MENTIONS[rule].get().search(near) is not None
     # an override inside double quotes that a reporting word introduces
