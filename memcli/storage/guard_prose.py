@@ -733,6 +733,10 @@ def _hiding(sentences: list[list[Tok]]) -> bool:
     return any(not _HIDING.isdisjoint(x[3]) for sentence in sentences for x in sentence)
 
 
+# Words that make "secret" a credential ("the session secret"), not something kept hidden.
+_SECRET_KINDS = frozenset("client session signing shared app api jwt hmac oauth cookie csrf deploy".split())
+
+
 def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
     acts = [_acts(toks) for toks in sentences]
     auds = [any("AUD" in t[3] for t in toks) for toks in sentences]
@@ -759,6 +763,8 @@ def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
                 continue  # "hidden columns in the admin table": a kind of thing, not a hiding
             if "TRACKS" in t[3]:
                 return t[0], t[1]
+            if t[2] == "secret" and i and ("ACT" in toks[i - 1][3] or toks[i - 1][2] in _SECRET_KINDS):
+                continue  # "store the webhook secret in Vault": a credential, not a hiding
             if act and "HIDE2" in t[3] or "HIDEO" in t[3] and aud:
                 return t[0], t[1]
             if (
