@@ -1039,3 +1039,20 @@ def test_importing_in_a_repository_without_a_remote_skips_nothing(tmp_path: Path
     sh(repo, "commit", "-qm", "agents")
     report = json.loads(run("import", "--json", cwd=repo, check=True).stdout)
     assert len(report["added"]) == 1 and report["skipped"] == []
+
+
+def test_a_linked_work_tree_of_a_clone_that_fetched_shows_its_memory(team):
+    """git reads FETCH_HEAD in a linked work tree's own folder: naming it there failed, and no memory
+    was shown in any `git worktree` of a clone that had ever pulled."""
+    alice = team["alice"]
+    (alice / "AGENTS.md").write_text("- Run `make test` before every commit\n")
+    sh(alice, "add", "-A")
+    sh(alice, "commit", "-qm", "agents")
+    sh(alice, "push", "-q")
+    sh(alice, "pull", "-q")  # .git/FETCH_HEAD, in the main work tree's folder only
+    sh(alice, "worktree", "add", "-q", str(alice.parent / "alice-feature"), "-b", "feature")
+    tree = alice.parent / "alice-feature"
+    block = run("inject", "dev", "live feed", cwd=tree, check=True)
+    assert "Use SSE for the live feed" in block.stdout and "no memory is shown" not in block.stdout + block.stderr
+    report = json.loads(run("import", "--json", "--dry-run", cwd=tree, check=True).stdout)
+    assert [a["text"] for a in report["added"]] == ["Run `make test` before every commit"]

@@ -474,7 +474,7 @@ def _log(top: str, args: list[str], memrel: str, stdin: str = "") -> list[Commit
 def _log_command(args: list[str], *paths: str) -> list[str]:
     cmd = ["--no-replace-objects", "-c", "log.showRoot=true", "log", "--raw", "-c", "--no-abbrev", "--no-renames"]
     cmd += ["-z", "--source"]
-    return cmd + ["--no-ext-diff", "--no-textconv", "--format=%n%H %S", *args, "--", *paths]
+    return cmd + ["--no-ext-diff", "--no-textconv", "--ignore-missing", "--format=%n%H %S", *args, "--", *paths]
 
 
 def _parse_log(done: Any) -> list[Commit]:
@@ -835,8 +835,23 @@ def _checked_out(where: dict[str, Any], unborn: bool, fetched: bool) -> list[str
         n for n in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD") if os.path.exists(f"{where['dir']}/{n}")
     ]
     if fetched:
-        here.append("FETCH_HEAD")
+        here += _fetched(where)
     return here + _other_work_trees(where)
+
+
+def _fetched(where: dict[str, Any]) -> list[str]:
+    """The commits the last fetch brought, read from ``FETCH_HEAD``: the work tree's own, else the
+    clone's (a linked work tree's git does not read the main tree's, so the name ``FETCH_HEAD``
+    would be a bad revision there)."""
+    for folder in dict.fromkeys((where["dir"], where["common"])):
+        try:
+            with open(f"{folder}/FETCH_HEAD", encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        found = [line.split("\t", 1)[0] for line in text.splitlines()]
+        return list(dict.fromkeys(c for c in found if len(c) in (40, 64) and all(x in "0123456789abcdef" for x in c)))
+    return []
 
 
 def _head_ref(where: dict[str, Any]) -> str:
