@@ -864,15 +864,16 @@ def _head_ref(where: dict[str, Any]) -> str:
     return first[5:].strip() if first.startswith("ref: ") else ""
 
 
-def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, dict[str, Hold]]:
+def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, tuple[set[str] | None, Hold]]:
     """For files of the work tree outside the memory (the instruction files ``memcli import``
-    reads): the lines of each (``_line_key``) that a foreign commit added and the trusted branch's
-    version of the file lacks, each with the hold that names that commit.  The memory's own rule
-    (the module's docstring) applied to other files, so an import cannot turn a contributor's
-    unreviewed CLAUDE.md into the reader's own memory.  Foreign commits on any branch count (a
-    file is the work of the commits that wrote it, however it arrived).  Empty outside git and
-    with no remote and no ``FETCH_HEAD``; raises GitFailed when git does not answer.  ``paths``
-    are absolute; the answer is keyed by the same strings."""
+    reads): the lines of each (``source_key``) that a foreign commit added and the trusted branch's
+    version of the file lacks; None for a file that is all theirs (a symlink a foreign commit made:
+    they chose what it shows).  The memory's own rule (the module's docstring) applied to other
+    files, so an import cannot turn a contributor's unreviewed CLAUDE.md into the reader's own
+    memory.  Foreign commits on any branch count (a file is the work of the commits that wrote it,
+    however it arrived).  Files with nothing foreign are left out; all of them outside git and with
+    no remote and no ``FETCH_HEAD``.  Raises GitFailed when git does not answer.  ``paths`` are
+    absolute, as named (a symlink's own path); the answer is keyed by the same strings."""
     where = _found(layout) or _where(layout)
     if where is None or not paths:
         return {}
@@ -883,9 +884,13 @@ def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, dict[str, Hold]
     fetched = os.path.exists(f"{where['dir']}/FETCH_HEAD") or os.path.exists(f"{where['common']}/FETCH_HEAD")
     if not fetched and not any(k.startswith("remote.") and k.endswith(".url") for k in config):
         return {}
-    rels = {os.path.relpath(os.path.realpath(p), top).replace(os.sep, "/"): p for p in paths}
-    rels = {r: p for r, p in rels.items() if not r.startswith("../")}
-    if not rels:
+    named: dict[str, tuple[str, str]] = {}  # path -> (its own place, what it resolves to), from the top
+    for p in paths:
+        link = os.path.join(os.path.realpath(os.path.dirname(p)), os.path.basename(p))
+        rels = (os.path.relpath(link, top), os.path.relpath(os.path.realpath(p), top))
+        if not rels[0].startswith(".."):
+            named[p] = (rels[0].replace(os.sep, "/"), rels[1].replace(os.sep, "/"))
+    if not named:
         return {}
     head_ref = _head_ref(where)
     here = _checked_out(where, bool(head_ref) and head_ref not in refs, fetched)
@@ -893,38 +898,51 @@ def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, dict[str, Hold]
 
     # What is checked out and every branch and tag: a file is the work of the commits that wrote
     # it, whether it came by a checkout, a merge, a squash or `git checkout BRANCH -- CLAUDE.md`.
-    command = _log_command([*here, "--branches", "--remotes", "--tags", *(["--not", ref_t] if ref_t else [])], *rels)
+    asked = sorted({r for pair in named.values() for r in pair if not r.startswith("..")})
+    revisions = [*here, "--branches", "--remotes", "--tags", *(["--not", ref_t] if ref_t else [])]
+    command = _log_command(revisions, *asked)
     made = _local_commits(where)
     foreign = [c for c in _parse_log(git_input(top, *command, input="", timeout=GIT_TIMEOUT * 3)) if c.id not in made]
     if not foreign:
         return {}
     wanted = [b for c in foreign for _, parents, new in c.wrote for b in (*parents, new)]
-    on_t = [f"{ref_t}:{rel}" for rel in rels] if ref_t else []
-    blobs = _blobs(top, wanted + on_t)
+    blobs = _blobs(top, wanted + ([f"{ref_t}:{rel}" for rel in asked] if ref_t else []))
 
     def lines(raw: bytes) -> set[str]:
-        return {k for k in map(_line_key, raw.decode("utf-8", "replace").splitlines()) if k}
+        return {k for k in map(source_key, raw.decode("utf-8", "replace").splitlines()) if k}
 
-    added: dict[str, dict[str, Commit]] = {}
-    for c in reversed(foreign):  # oldest first: a line is named by the commit that first added it
+    added: dict[str, set[str]] = {}
+    by: dict[str, Commit] = {}  # the newest foreign commit that added lines to each path
+    for c in foreign:
         for path, parents, new in c.wrote:
-            if path not in rels or new not in blobs:
+            if new not in blobs:
                 continue
-            before = set().union(*(lines(blobs.get(p, b"")) for p in parents)) if parents else set()
+            before = set().union(*(lines(blobs.get(b, b"")) for b in parents)) if parents else set()
             reviewed = lines(blobs.get(f"{ref_t}:{path}", b"")) if ref_t else set()
-            for key in lines(blobs[new]) - before - reviewed:
-                added.setdefault(path, {}).setdefault(key, c)
-    infos = _infos(top, sorted({c.id for found in added.values() for c in found.values()}))
-    out: dict[str, dict[str, Hold]] = {}
-    for path, found in added.items():
-        holds = {c.id: Hold(path, {**infos.get(c.id, {"commit": c.id}), "ref": c.ref}, [], []) for c in found.values()}
-        out[rels[path]] = {key: holds[c.id] for key, c in found.items()}
-    return out
+            theirs = lines(blobs[new]) - before - reviewed
+            if theirs:
+                added.setdefault(path, set()).update(theirs)
+                by.setdefault(path, c)
+    found: dict[str, tuple[set[str] | None, Commit]] = {}
+    for p, (link, real) in named.items():
+        if link != real and link in added:
+            found[p] = (None, by[link])  # a symlink of theirs: whatever it leads to is their choice
+        elif real in added:
+            found[p] = (added[real], by[real])
+    infos = _infos(top, sorted({c.id for _, c in found.values()}))
+    return {
+        p: (keys, Hold(named[p][0], {**infos.get(c.id, {"commit": c.id}), "ref": c.ref}, [], []))
+        for p, (keys, c) in found.items()
+    }
 
 
-def line_key(line: str) -> str | None:
-    """A line as provenance compares lines (stripped; None for one too short to say anything)."""
-    return _line_key(line)
+def source_key(line: str) -> str | None:
+    """A line of a source file as ``foreign_lines`` compares it: stripped, an expanded ``$Id$``
+    put back (a branch's .gitattributes may ask git for ``ident``); None for a blank line."""
+    line = line.replace("\r", "").strip()
+    if "$Id" in line:
+        line = re.sub(_IDENT, "$Id$", line)
+    return line or None
 
 
 def _other_work_trees(where: dict[str, Any]) -> list[str]:

@@ -122,6 +122,12 @@ def committed(root: Path, *pathspecs: str) -> set[str] | None:
     return _paths_z(git(root, "--literal-pathspecs", "ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *pathspecs))
 
 
+def tracked(root: Path, *pathspecs: str) -> set[str] | None:
+    """The files under ``pathspecs`` that git tracks (in the index: committed, or checked out from
+    a commit), relative to ``root``; None outside git or when git fails."""
+    return _paths_z(git(root, "--literal-pathspecs", "ls-files", "-z", "--", *pathspecs))
+
+
 def uncommitted(root: Path, *pathspecs: str) -> set[str] | None:
     """Tracked files under ``pathspecs`` whose work-tree or staged content differs from HEAD
     (relative to ``root``); None when git fails (no commit yet, not a repository)."""

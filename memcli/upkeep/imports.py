@@ -434,15 +434,21 @@ def claude_config_dir() -> Path:
 
 def claude_memory_folder(root: Path) -> Path | None:
     """Claude Code's auto memory folder for the repository at ``root``, found as Claude Code finds it:
-    ``autoMemoryDirectory`` in ``.claude/settings.local.json`` or the user's ``settings.json`` if set,
+    ``autoMemoryDirectory`` in ``.claude/settings.local.json`` (unless git tracks it: then a commit
+    chose it, not the reader) or the user's ``settings.json`` if set,
     else ``<config>/projects/<sanitized>/memory`` where ``<config>`` is ``$CLAUDE_CONFIG_DIR`` or
     ``~/.claude`` and ``<sanitized>`` is the repository's absolute path (the main work tree's, so
     every worktree shares one folder; else the folder's own) with each non-alphanumeric character
     written '-'.  None if there is none."""
     import json
 
+    from memcli.git.repo import tracked
+
     config = claude_config_dir()
-    for settings in (root / ".claude" / "settings.local.json", config / "settings.json"):
+    local = root / ".claude" / "settings.local.json"
+    for settings in (local, config / "settings.json"):
+        if settings is local and local.exists() and tracked(root, ".claude/settings.local.json"):
+            continue  # a local settings file a commit brought is somebody's, not the reader's choice
         try:
             data = json.loads(settings.read_text(encoding="utf-8"))
         except (OSError, ValueError, UnicodeDecodeError):
@@ -770,6 +776,8 @@ def plan(root: Path, given: list[str], cwd: Path | None = None) -> tuple[list[st
     for source in find_sources(root, given, cwd):
         if is_inside(source.path, root / MEMORY_DIR):
             raise MemcliError(f"{source.shown} is memcli's own memory, not a source to import; nothing imported")
+        if ".git" in Path(os.path.realpath(source.path)).parts:
+            raise MemcliError(f"refusing {source.shown}: it leads into git's own folder; nothing imported")
         text = read_source(source)
         if text is None:
             continue
@@ -857,7 +865,10 @@ def run_import(
 def _unreviewed(layout: Layout, units: list[Unit]) -> dict[Unit, str]:
     """The units of files in the repository that hold a line nobody reviewed (a line a foreign
     commit added that the trusted branch lacks: ``provenance.foreign_lines``), and why each is
-    skipped.  Raises MemcliError when git does not answer (nothing is imported unjudged)."""
+    skipped.  A unit holds the lines from its first to the line before the next unit of its file
+    (what it says there, comments and markers included, whatever its text kept of them); a rule
+    file is one unit; a symlink a foreign commit made holds all it leads to.  Raises MemcliError
+    when git does not answer (nothing is imported unjudged)."""
     from memcli.git import provenance
     from memcli.storage.fsutil import is_inside
 
@@ -867,23 +878,22 @@ def _unreviewed(layout: Layout, units: list[Unit]) -> dict[Unit, str]:
     except provenance.GitFailed as exc:
         raise MemcliError(f"git did not say where the sources came from ({str(exc)[:120]}); nothing imported") from None
     out: dict[Unit, str] = {}
-    for unit in inside:
-        lines = found.get(str(unit.path))
-        if not lines:
+    for path, (keys, hold) in found.items():
+        mine = sorted((u for u in inside if str(u.path) == path), key=lambda u: u.line)
+        why = hold.reason() + ": merge it to the trusted branch first, or add the text yourself"
+        if keys is None or any(u.whole for u in mine):
+            out.update((u, why) for u in mine)
             continue
-        text = " ".join(unit.text.split())
-        hold = next((h for k, h in lines.items() if unit.whole or _said(k) in text), None)
-        if hold is not None:
-            out[unit] = hold.reason() + ": merge it to the trusted branch first, or add the text yourself"
+        try:
+            text = Path(path).read_text(encoding="utf-8", errors="replace").removeprefix("\ufeff")
+        except OSError:
+            out.update((u, why) for u in mine)
+            continue
+        theirs = [
+            n for n, line in enumerate(text.replace("\r\n", "\n").split("\n"), 1) if provenance.source_key(line) in keys
+        ]
+        for k, unit in enumerate(mine):
+            end = mine[k + 1].line if k + 1 < len(mine) else len(text) + 2
+            if any(unit.line <= n < end for n in theirs):
+                out[unit] = why
     return out
-
-
-_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
-
-
-def _said(line: str) -> str:
-    """What a source line says inside a unit's text: its list marker and checkbox gone, its spaces
-    collapsed (a unit's text is its lines, dedented; a heading becomes a tag and says nothing)."""
-    if line.startswith("#"):
-        return "\x00"
-    return " ".join(_MARKER.sub("", line).split()) or "\x00"
