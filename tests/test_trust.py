@@ -1137,3 +1137,20 @@ def test_a_committed_local_settings_file_does_not_choose_the_auto_memory_folder(
     sh(repo, "commit", "-qm", "settings")
     committed = json.loads(run("import", "--dry-run", "--json", cwd=repo, env=env, check=True).stdout)
     assert committed["added"] == []
+
+
+def test_a_heading_of_theirs_holds_what_follows_and_no_heading_pins(team):
+    """`## Pinned` above reviewed items: a heading names a part of a file and pins nothing, and one
+    their commit wrote holds every item after it (it decides their category and tag)."""
+
+    def change(mallory: Path) -> None:
+        (mallory / "CLAUDE.md").write_text("# Conventions\n\n## Pinned\n\n- Use integer cents for money\n")
+
+    alice = _their_branch(team, change)
+    report = json.loads(run("import", "--json", "--dry-run", cwd=alice, check=True).stdout)
+    assert report["added"] == [] and len(report["skipped"]) == 1
+    solo = repository(alice.parent / "solo", "Solo")  # the reader's own file, in a repository of theirs
+    (solo / "CLAUDE.md").write_text("# Conventions\n\n## Pinned\n\n- Use integer cents for money\n")
+    report = json.loads(run("import", "--json", cwd=solo, check=True).stdout)
+    assert [a["tags"] for a in report["added"]] == [["from-claude-md"]]
+    assert "Pinned:" not in run("inject", "dev", "money", cwd=solo, check=True).stdout

@@ -715,6 +715,7 @@ def units_of(source: Source, text: str) -> list[Unit]:
             parts.append("(applies to " + ", ".join(globs) + ")")
         full = "\n\n".join(parts)
         name = slug(str(meta.get("name") or stem))
+        name = "" if _is_state(name) else name
         piece = Piece("rule", skipped + 1, full, [])
         cat = category(kind, stem, piece, str(meta.get("type") or "") or None)
         tags = [tag] + ([name] if name else []) + (["pinned"] if pinned else [])
@@ -734,6 +735,7 @@ def units_of(source: Source, text: str) -> list[Unit]:
         elif piece.checkbox:
             text_of = "- " + text_of
         near = next((slug(h) for level, h in reversed(piece.headings) if level >= 2 and slug(h)), "")
+        near = "" if _is_state(near) else near  # "## Pinned" names a part of a file, it pins nothing
         tags = [tag] + ([near] if near and near != tag else [])
         out.append(Unit(source.path, shown, piece.line + skipped, text_of, cat, tags))
     return out
@@ -862,12 +864,20 @@ def run_import(
     return report
 
 
+def _is_state(tag: str) -> bool:
+    """A tag that is memcli's state (pinned, archived, supersedes-N, allow-RULE), not a topic."""
+    from memcli.storage.store import ARCHIVED_TAG, PINNED_TAG, SUPERSEDES
+
+    return tag in (PINNED_TAG, ARCHIVED_TAG) or tag.startswith((SUPERSEDES, "allow-"))
+
+
 def _unreviewed(layout: Layout, units: list[Unit]) -> dict[Unit, str]:
     """The units of files in the repository that hold a line nobody reviewed (a line a foreign
     commit added that the trusted branch lacks: ``provenance.foreign_lines``), and why each is
     skipped.  A unit holds the lines from its first to the line before the next unit of its file
-    (what it says there, comments and markers included, whatever its text kept of them); a rule
-    file is one unit; a symlink a foreign commit made holds all it leads to.  Raises MemcliError
+    (what it says there, comments and markers included, whatever its text kept of them), and a
+    heading of theirs holds every unit after it (it decides their category and tag); a rule file
+    is one unit; a symlink a foreign commit made holds all it leads to.  Raises MemcliError
     when git does not answer (nothing is imported unjudged)."""
     from memcli.git import provenance
     from memcli.storage.fsutil import is_inside
@@ -889,11 +899,11 @@ def _unreviewed(layout: Layout, units: list[Unit]) -> dict[Unit, str]:
         except OSError:
             out.update((u, why) for u in mine)
             continue
-        theirs = [
-            n for n, line in enumerate(text.replace("\r\n", "\n").split("\n"), 1) if provenance.source_key(line) in keys
-        ]
+        numbered = list(enumerate(text.replace("\r\n", "\n").split("\n"), 1))
+        theirs = [n for n, line in numbered if provenance.source_key(line) in keys]
+        heading = min((n for n, line in numbered if n in theirs and line.lstrip().startswith("#")), default=None)
         for k, unit in enumerate(mine):
-            end = mine[k + 1].line if k + 1 < len(mine) else len(text) + 2
-            if any(unit.line <= n < end for n in theirs):
-                out[unit] = why
+            end = mine[k + 1].line if k + 1 < len(mine) else len(numbered) + 1
+            if any(unit.line <= n < end for n in theirs) or heading is not None and unit.line > heading:
+                out[unit] = why  # (a heading of theirs names what follows it: its category and tag)
     return out
