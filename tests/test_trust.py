@@ -1154,3 +1154,20 @@ def test_a_heading_of_theirs_holds_what_follows_and_no_heading_pins(team):
     report = json.loads(run("import", "--json", cwd=solo, check=True).stdout)
     assert [a["tags"] for a in report["added"]] == [["from-claude-md"]]
     assert "Pinned:" not in run("inject", "dev", "money", cwd=solo, check=True).stdout
+
+
+def test_their_branch_rebased_here_is_still_theirs(team):
+    """A contributor's branch fetched into a local branch and rebased onto main here: the reflog
+    says the new commits were made here, their author says whose work they are."""
+    alice, mallory = team["alice"], team["mallory"]
+    contribute(mallory, "pr", QUIET)
+    sh(mallory, "push", "-q", "origin", "--delete", "pr")  # their branch lives in their fork only
+    committed(alice, "lessons", "The canary runs for twenty minutes", "lesson")
+    sh(alice, "push", "-q", "origin", "main")
+    sh(alice, "fetch", "-q", str(mallory), "pr:pr")
+    sh(alice, "checkout", "-q", "pr")
+    sh(alice, "rebase", "-q", "main")
+    sh(alice, "fetch", "-q", "origin")  # FETCH_HEAD no longer names their commit
+    assert "staging cluster" not in run("inject", "dev", "staging canary", cwd=alice, check=True).stdout
+    own = committed(alice, "lessons", "Rollbacks take five minutes", "mine, on their branch")
+    assert own and "Rollbacks take five minutes" in run("inject", "dev", "rollbacks", cwd=alice, check=True).stdout

@@ -6,7 +6,9 @@ if set, else ``origin``'s default branch as last fetched (``origin/HEAD``; else 
 local default branch), else the local default branch (``init.defaultBranch``, ``main``, ``master``,
 ``trunk``).  A *foreign* commit is one that is not on ``T`` and that this clone did not make (its
 reflogs record every commit, merge, rebase, cherry-pick, revert and ``am`` made here; a fetch, a
-clone, a pull that fast-forwards makes nothing).  Then a memory entry (or the project text, or
+clone, a pull that fast-forwards makes nothing), and one made here that keeps another author (a
+rebase, cherry-pick, ``am`` or amend of their commit: author and committer differ) is theirs
+still.  Then a memory entry (or the project text, or
 ``config.toml``) is *unreviewed* when
 
 - a line of it (a body line, or a tag) is one that a foreign commit reachable from what is checked
@@ -455,6 +457,35 @@ def _local_commits(where: dict[str, Any]) -> set[str]:
     return made
 
 
+def _applied_here(top: str, commits: list[str]) -> set[str]:
+    """Of commits this clone made, those that apply somebody else's work: a rebase, cherry-pick,
+    ``am`` or amend of their commit keeps its author, so the author is not the committer.  Their
+    lines stay theirs (a contributor's branch rebased onto main here is still unreviewed)."""
+    from memcli.git.repo import git_input
+
+    if not commits:
+        return set()
+    done = git_input(
+        top,
+        "--no-replace-objects",
+        "log",
+        "--no-walk=unsorted",
+        "--stdin",
+        "-z",
+        "--format=%H%x00%ae%x00%ce",
+        input="\n".join(dict.fromkeys(commits)) + "\n",
+        timeout=GIT_TIMEOUT,
+    )
+    if done is None or done.returncode != 0:
+        raise GitFailed("log")
+    fields = [f.strip("\n") for f in done.stdout.split("\0")]  # -z: every field ends in NUL
+    return {
+        fields[n]
+        for n in range(0, len(fields) - 2, 3)
+        if fields[n + 1].strip().lower() != fields[n + 2].strip().lower()
+    }
+
+
 class Commit:
     __slots__ = ("id", "ref", "wrote")
 
@@ -734,6 +765,7 @@ def _holds(
     done = git_many(top, asked, timeout=GIT_TIMEOUT * 3)
     checked_out = _parse_log(done[0]) if here else []
     elsewhere = _parse_log(done[1]) if refs else []
+    made -= _applied_here(top, [c.id for c in checked_out + elsewhere if c.id in made])
     for c in checked_out + elsewhere:
         for path, _, new in c.wrote:
             if new == "gitlink" and c.id not in made and os.path.exists(os.path.join(top, path)):
@@ -902,7 +934,9 @@ def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, tuple[set[str] 
     revisions = [*here, "--branches", "--remotes", "--tags", *(["--not", ref_t] if ref_t else [])]
     command = _log_command(revisions, *asked)
     made = _local_commits(where)
-    foreign = [c for c in _parse_log(git_input(top, *command, input="", timeout=GIT_TIMEOUT * 3)) if c.id not in made]
+    logged = _parse_log(git_input(top, *command, input="", timeout=GIT_TIMEOUT * 3))
+    made -= _applied_here(top, [c.id for c in logged if c.id in made])
+    foreign = [c for c in logged if c.id not in made]
     if not foreign:
         return {}
     wanted = [b for c in foreign for _, parents, new in c.wrote for b in (*parents, new)]
