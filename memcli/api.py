@@ -1008,13 +1008,16 @@ def add(
     tags: list[str] | None = None,
     allow_secret: bool = False,
     allow: list[str] | None = None,
+    copies_checked: bool = False,
 ) -> Added:
-    """A new entry; the same memory stored already (``extract.is_copy``) is not stored twice."""
+    """A new entry; the same memory stored already (``extract.is_copy``) is not stored twice
+    (``copies_checked``: the caller looked, under the lock: an import compares each item with
+    memory itself, where a search per item re-indexed the growing category every time)."""
     chosen = mem.agent(agent, writing=True)
     store = mem.store
     store.check(chosen, category)
     text = require_text(check_text(text))
-    same = existing_copy(store, chosen, category, text)
+    same = None if copies_checked else existing_copy(store, chosen, category, text)
     if same is not None:
         return Added(same, duplicate=True)
     entry = _store_new(store, chosen, category, text, tags, allow_secret, allow)

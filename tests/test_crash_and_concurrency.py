@@ -566,3 +566,22 @@ def test_inject_beside_a_compaction_and_adds_says_nothing_on_stderr(mem: Path):
         writers.wait(timeout=300)
     assert all(r.returncode == 0 and "MEMORY CONTEXT" in r.stdout for r in results)
     assert [r.stderr for r in results if r.stderr] == []
+
+
+def test_two_imports_at_once_store_each_item_once_and_the_index_sees_them(mem: Path):
+    """An import holds the lock from its look at memory to its last write (one at a time: the second
+    finds the first's entries), and updates the index once per category, not once per entry."""
+    (mem / "AGENTS.md").write_text("".join(f"- Rule {i}: the queue {i} drains before deploys\n" for i in range(60)))
+    run("search", "queue", cwd=mem, check=True)  # an index exists: the import keeps it current
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "memcli", "import", "AGENTS.md"], cwd=mem, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
+    errors = [p.communicate(timeout=180)[1] for p in procs]
+    assert all(p.returncode == 0 for p in procs), errors
+    bodies = [e.entry.body for e in Store(Layout(mem)).iter_entries("dev")]
+    assert len(bodies) == 60 == len(set(bodies))
+    found = json.loads(run("search", "queue 37 drains", "--json", "--dir", str(mem), cwd=mem, check=True).stdout)
+    assert "Rule 37" in found[0]["body"]

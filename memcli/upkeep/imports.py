@@ -56,6 +56,7 @@ repository (Claude Code's auto memory, ``~/.claude/CLAUDE.md``) are the user's o
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import textwrap
@@ -822,7 +823,6 @@ def run_import(
     """Import the sources (all known ones if none given) into ``agent``'s memory through
     ``api.add``; ``dry_run``: only say what would be added."""
     from memcli import api
-    from memcli.capture.copies import Seen
 
     store = mem.store
     chosen = mem.agent(agent, writing=True)
@@ -831,11 +831,29 @@ def run_import(
     store.layout.require()
     report = Report(chosen, dry_run)
     report.files = files
+    unreviewed = _unreviewed(store.layout, units)
+    with contextlib.nullcontext() if dry_run else store.batch():  # one lock: a second import waits, then sees ours
+        _import_units(mem, store, chosen, units, unreviewed, allowed, report)
+    return report
+
+
+def _import_units(
+    mem: Memory,
+    store: Store,
+    chosen: str,
+    units: list[Unit],
+    unreviewed: dict[Unit, str],
+    allowed: set[str],
+    report: Report,
+) -> None:
+    from memcli import api
+    from memcli.capture.copies import Seen
+
+    dry_run = report.dry_run
     held: dict[str, Seen] = {}  # category -> the texts in memory or in this import
     if chosen in store.agents():
         for located in store.iter_entries(chosen):
             held.setdefault(located.category, Seen()).add(located.entry.body, f"{located.category} {located.entry.id}")
-    unreviewed = _unreviewed(store.layout, units)
     for unit in units:
         same = held.setdefault(unit.category, Seen()).find(unit.text)
         if same is not None:
@@ -851,7 +869,7 @@ def run_import(
         entry_id = None
         if not dry_run:
             try:
-                done = api.add(mem, chosen, unit.category, unit.text, unit.tags, allow=needs)
+                done = api.add(mem, chosen, unit.category, unit.text, unit.tags, allow=needs, copies_checked=True)
             except MemcliError as exc:
                 report.skipped.append((unit, exc.message))
                 continue
@@ -861,7 +879,6 @@ def run_import(
             entry_id = done.located.entry.id
         held[unit.category].add(unit.text, f"{unit.category} {entry_id or unit.where}")
         report.added.append((unit, entry_id))
-    return report
 
 
 def _is_state(tag: str) -> bool:
