@@ -1171,3 +1171,17 @@ def test_their_branch_rebased_here_is_still_theirs(team):
     assert "staging cluster" not in run("inject", "dev", "staging canary", cwd=alice, check=True).stdout
     own = committed(alice, "lessons", "Rollbacks take five minutes", "mine, on their branch")
     assert own and "Rollbacks take five minutes" in run("inject", "dev", "rollbacks", cwd=alice, check=True).stdout
+
+
+def test_an_instruction_file_has_no_front_matter_to_lose(tmp_path: Path):
+    """AGENTS.md opening with a `---` rule and `Word: text` lines: those are rules, not keys (the
+    line right above the closing `---` is a heading there, as Markdown reads it)."""
+    repo = repository(tmp_path / "solo", "Solo")
+    (repo / "AGENTS.md").write_text(
+        "---\nImportant: always run the full test suite before pushing\nWarning: never force-push to main\n---\n\n"
+        "- An ordinary rule below\n"
+    )
+    report = json.loads(run("import", "--json", "--dry-run", cwd=repo, check=True).stdout)
+    texts = " ".join(a["text"] for a in report["added"])
+    assert "always run the full test suite before pushing" in texts and "ordinary rule" in texts
+    assert [a["tags"] for a in report["added"] if "ordinary" in a["text"]][0][-1].startswith("warning-never-force")

@@ -86,6 +86,9 @@ KINDS = {
     "markdown": ("from-markdown", "a Markdown file"),
 }
 RULE_KINDS = {"claude-rules", "cursor-rules"}  # one file, one entry
+# Formats whose files may open with front matter; in the others a leading "---" is a thematic break
+# and "Warning: never force-push" below it is a rule, not a key.
+FRONT_MATTER_KINDS = {*RULE_KINDS, "claude-memory", "markdown"}
 INSTRUCTION_KINDS = {"claude-md", "agents-md", "cursorrules", "copilot", "markdown"}
 
 # The sources looked for when none is named (relative to the repository; globs for rule folders).
@@ -699,7 +702,7 @@ def units_of(source: Source, text: str) -> list[Unit]:
     shown, kind = source.shown, source.kind
     tag = KINDS[kind][0] if kind != "markdown" else f"from-{slug(source.path.stem) or 'markdown'}"
     strict = kind in RULE_KINDS or kind == "claude-memory"
-    meta, body, skipped = front_matter(text, shown, strict)
+    meta, body, skipped = front_matter(text, shown, strict) if kind in FRONT_MATTER_KINDS else ({}, text, 0)
     body = without_own_sections(body)
     body = _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), body)
     stem = source.path.stem
