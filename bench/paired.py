@@ -220,7 +220,28 @@ def fresh_clone(builds: dict[str, tuple[dict, bool]], sizes: list[int], runs: in
         shutil.rmtree(work, ignore_errors=True)
 
 
+def editable_finder() -> str | None:
+    """An editable install's start-up hook in this Python (``pip install -e``): it runs in every
+    process, the floor's too (pathlib, importlib.util and more: 47 M instructions, half of
+    ``python -c "import tantivy"``), so every ratio to the floor would read too low."""
+    import site
+    import sysconfig
+
+    folders = {*site.getsitepackages(), sysconfig.get_paths()["purelib"]}
+    for folder in folders:
+        for pth in Path(folder).glob("__editable__*.pth"):
+            return str(pth)
+    return None
+
+
 def main() -> int:
+    hook = editable_finder()
+    if hook:
+        raise SystemExit(
+            f"this Python runs an editable install's hook at start-up ({hook}): every process pays for it,"
+            " the floor too; run the bench with a Python that has memcli's dependencies but not memcli"
+            " installed (python -m venv /tmp/bench && /tmp/bench/bin/pip install typer tantivy orjson)"
+        )
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", action="append", required=True, help="NAME=PATH[:categories]")
     parser.add_argument("--sizes", default="1000,10000,100000")
