@@ -16,7 +16,7 @@ PACKAGE = ROOT / "memcli"
 
 # A module imports only from its own layer or a lower one (CONTRIBUTING.md, "Module map").
 LAYERS = [
-    ("memcli.errors", "memcli.jsonio", "memcli.output", "memcli.git.repo", "memcli.cli.spec"),
+    ("memcli.errors", "memcli.jsonio", "memcli.patterns", "memcli.output", "memcli.git.repo", "memcli.cli.spec"),
     ("memcli.config", "memcli.storage"),
     ("memcli.search", "memcli.capture"),
     ("memcli.api", "memcli.recall", "memcli.upkeep", "memcli.git"),
