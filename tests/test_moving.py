@@ -449,6 +449,33 @@ def test_export_writes_the_project_text_and_never_through_a_symlink_out(repo: Pa
     assert "resolves outside" in result.stderr and outside.read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    "into", [".git/config", ".git/hooks/pre-commit", ".memory/_project.md", "vendor/lib/.git/HEAD", "bare.git/config"]
+)
+def test_export_never_writes_through_a_symlink_into_git_or_memory(repo: Path, tmp_path: Path, into: str):
+    """A fork can ship `AGENTS.md -> .git/config`: export (and the pre-commit hook's refresh) refuses
+    in one line and writes nothing, whatever git directory (a nested repository's, a bare one's) or
+    memory folder the link leads into."""
+    env = env_for(tmp_path)
+    if into.startswith("vendor/"):
+        git("init", "-q", str(repo / "vendor" / "lib"), cwd=repo)
+    if into.startswith("bare.git/"):
+        git("init", "-q", "--bare", str(repo / "bare.git"), cwd=repo)
+    run("add", "dev", "decisions", "Use integer cents for money", cwd=repo, env=env, check=True)
+    target = repo / into
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.exists():
+        target.write_text("#!/bin/sh\nexit 0\n")
+    before = target.read_bytes()
+    (repo / "AGENTS.md").symlink_to(os.path.relpath(target, repo))
+    for args in (["export"], ["export", "--dry-run"], ["export", "--remove"]):
+        result = run(*args, cwd=repo, env=env)
+        assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
+        assert "refusing to write AGENTS.md" in result.stderr and "Traceback" not in result.stderr
+    assert target.read_bytes() == before and (repo / "AGENTS.md").is_symlink()
+    assert git("status", "--short", cwd=repo).returncode == 0  # git still reads its config
+
+
 def test_held_back_memory_is_never_exported(repo: Path, tmp_path: Path):
     env = env_for(tmp_path)
     run("add", "dev", "decisions", "Use integer cents for money", cwd=repo, env=env, check=True)

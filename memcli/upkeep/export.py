@@ -115,9 +115,29 @@ def target(root: Path, relative: str) -> Path:
         )
     if path.is_symlink():
         path = Path(os.path.realpath(path))
+    kept = _kept_folder(path, root)
+    if kept:
+        raise MemcliError(f"refusing to write {relative}: it resolves into {kept} (through a symlink); nothing changed")
     if path.exists() and not path.is_file():
         raise MemcliError(f"{relative} is not a regular file; nothing changed")
     return path
+
+
+def _kept_folder(path: Path, root: Path) -> str | None:
+    """The folder below ``root`` that ``path`` resolves into and export must never write in: a git
+    directory (``.git``, a nested repository's, a bare one's: its config and hooks are code git
+    runs) or a memory folder (``.memory``); None when there is none."""
+    base = os.path.realpath(root)
+    real = os.path.realpath(path)
+    folder = os.path.dirname(real)
+    while folder.startswith(base + os.sep):
+        name = os.path.basename(folder)
+        if name in (".git", ".memory") or (
+            os.path.isfile(os.path.join(folder, "HEAD")) and os.path.isdir(os.path.join(folder, "objects"))
+        ):
+            return os.path.relpath(folder, base)
+        folder = os.path.dirname(folder)
+    return None
 
 
 class Change:
