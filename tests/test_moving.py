@@ -476,6 +476,79 @@ def test_export_never_writes_through_a_symlink_into_git_or_memory(repo: Path, tm
     assert git("status", "--short", cwd=repo).returncode == 0  # git still reads its config
 
 
+def test_export_never_writes_a_section_it_cannot_find_again(repo: Path, tmp_path: Path):
+    """Markers count only outside fenced code (CommonMark's fences: a fence never closed runs to the
+    end).  A file ending in an open fence is refused rather than given a section that reads as code;
+    marker examples in fences are not a section; the project text's fences, however nested, are closed."""
+    env = env_for(tmp_path)
+    run("add", "dev", "decisions", "Use integer cents for money", cwd=repo, env=env, check=True)
+    (repo / ".memory" / "_project.md").write_text("# Project\n\nRun it with:\n\n```sh\nmake run\n```\n")
+    mine = "# Agents\n\nExample:\n\n```\nunclosed example fence\n"
+    write(repo, "AGENTS.md", mine)
+    refused = run("export", cwd=repo, env=env)
+    assert refused.returncode == 1 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert "the code fence opened at line 5 is never closed, so a section after it" in refused.stderr
+    assert (repo / "AGENTS.md").read_text() == mine
+
+    quoted = (
+        "# Agents\n\n```\n<!-- memcli export: start -->\n```\n\n- Real rule\n\n~~~\n<!-- memcli export: end -->\n~~~\n"
+    )
+    write(repo, "AGENTS.md", quoted)
+    run("export", cwd=repo, env=env, check=True)
+    text = (repo / "AGENTS.md").read_text()
+    assert text.startswith(quoted) and text.count("<!-- memcli export: start -->") == 2  # the example and one section
+    again = run("export", cwd=repo, env=env, check=True)
+    assert "AGENTS.md: up to date" in again.stderr and (repo / "AGENTS.md").read_text() == text
+    run("export", "--remove", cwd=repo, env=env, check=True)
+    assert (repo / "AGENTS.md").read_text() == quoted
+
+    # a four-backtick block quoting a three-backtick line is closed: nothing to add, nothing swallowed
+    (repo / ".memory" / "_project.md").write_text("# Project\n\n````md\n```sh\nmake run\n````\n\nThen ~~~ this\n")
+    for _ in range(2):
+        done = run("export", "--to", "claude", cwd=repo, env=env)
+        assert done.returncode == 0, done.stderr
+    assert "CLAUDE.md: up to date" in done.stderr
+    assert "````\n```" not in section_of((repo / "CLAUDE.md").read_text())
+
+
+def test_markers_quoted_in_code_are_examples_for_the_import_rule_too():
+    """``without_marked_sections`` (the rule import needs) blanks what export writes and keeps
+    what lies between marker examples in fences; the fence-blind ``without_own_sections`` does not."""
+    from memcli.storage.sections import without_marked_sections, without_own_sections
+
+    doc = (
+        "How memcli marks its section:\n\n```\n<!-- memcli export: start -->\n```\n\n"
+        "- Real rule one: never commit generated files\n\n```\n<!-- memcli export: end -->\n```\n"
+        "\n<!-- memcli setup: start -->\nsetup's own text\n<!-- memcli setup: end -->\n- after\n"
+    )
+    blanked = without_marked_sections(doc)
+    assert "Real rule one" in blanked and "setup's own text" not in blanked and "- after" in blanked
+    assert blanked.count("\n") == doc.count("\n")  # line numbers still name the user's lines
+    assert "Real rule one" not in without_own_sections(doc)  # finding 11: what import does today
+
+
+def test_the_pre_commit_hook_says_when_it_cannot_refresh_a_section(tmp_path: Path):
+    env = env_for(tmp_path)
+    repo = tmp_path / "hooked"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", cwd=repo)
+    run("init", cwd=repo, env=env, check=True)
+    write(repo, "AGENTS.md", "# Agents\n")
+    run("add", "dev", "decisions", "Adopt SSE for streaming", cwd=repo, env=env, check=True)
+    run("export", cwd=repo, env=env, check=True)
+    text = (repo / "AGENTS.md").read_text()
+    write(repo, "AGENTS.md", text.replace("# Agents\n", "# Agents\n\n```\nan example left open\n", 1))
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "memory, its export and a stray fence", cwd=repo)
+    run("add", "dev", "lessons", "The proxy closes idle sockets after 60 s", cwd=repo, env=env, check=True)
+    git("add", ".memory", cwd=repo)
+    done = git("commit", "-qm", "a lesson", cwd=repo)
+    said = [line for line in done.stderr.splitlines() if line.startswith("memcli:")]
+    assert len(said) == 1 and "the memory section of AGENTS.md was not refreshed" in said[0], done.stderr
+    assert "the code fence opened at line 3 is never closed" in said[0]
+    assert "The proxy closes" not in git("show", "HEAD:AGENTS.md", cwd=repo).stdout
+
+
 def test_held_back_memory_is_never_exported(repo: Path, tmp_path: Path):
     env = env_for(tmp_path)
     run("add", "dev", "decisions", "Use integer cents for money", cwd=repo, env=env, check=True)
