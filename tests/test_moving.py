@@ -418,6 +418,51 @@ def test_export_writes_a_section_and_leaves_every_other_byte(repo: Path, tmp_pat
     assert (repo / "AGENTS.md").read_bytes() == mine.encode()  # as it was, byte for byte
 
 
+def test_export_then_remove_leaves_a_file_without_a_final_line_end_as_it_was(repo: Path, tmp_path: Path):
+    env = env_for(tmp_path)
+    for mine in (b"# A\r\n\r\nno newline at end", b"# A\n\nno newline at end", b"no newline at all"):
+        write(repo, "AGENTS.md", mine)
+        run(
+            "add",
+            "dev",
+            "decisions",
+            f"Decision {len(mine)}: keep the files as they were",
+            cwd=repo,
+            env=env,
+            check=True,
+        )
+        run("export", cwd=repo, env=env, check=True)
+        text = (repo / "AGENTS.md").read_bytes()
+        assert text.startswith(mine) and section_of(text.decode().replace("\r\n", "\n") + "\n")
+        assert "AGENTS.md: up to date" in run("export", cwd=repo, env=env, check=True).stderr
+        run("add", "dev", "lessons", f"Lesson {len(mine)}: a refresh keeps it too", cwd=repo, env=env, check=True)
+        run("export", cwd=repo, env=env, check=True)  # the section replaced
+        assert (repo / "AGENTS.md").read_bytes() != text
+        run("export", "--remove", cwd=repo, env=env, check=True)
+        assert (repo / "AGENTS.md").read_bytes() == mine  # byte for byte
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from(["", "text", "```", "```sh", "````", "~~~", "  ```", "- item"]), max_size=8),
+    ending=st.sampled_from(["", "\n", "\r\n"]),
+    section=st.sampled_from(["memory", "```sh\nmake\n```", "a\n\n~~~~\n~~~\n~~~~"]),
+)
+def test_a_section_written_is_found_again_and_taken_out_to_the_byte(lines: list[str], ending: str, section: str):
+    from memcli.errors import MemcliError
+    from memcli.storage.sections import sections, with_section
+
+    marks = ("<!-- memcli export: start -->", "<!-- memcli export: end -->")
+    text = "\n".join(lines) + ending
+    try:
+        written = with_section(text, section, marks, "AGENTS.md")
+    except MemcliError:
+        return  # refused (a fence never closed): nothing written
+    assert written is not None and len(sections(written, marks, "AGENTS.md")) == 1
+    assert with_section(written, section, marks, "AGENTS.md") == written  # up to date
+    assert with_section(written, None, marks, "AGENTS.md") == (text if text.strip() else None)
+
+
 def test_export_and_setup_codex_keep_their_own_sections(repo: Path, tmp_path: Path):
     env = env_for(tmp_path)
     write(repo, "AGENTS.md", "# Agents\n\nOurs.\n")

@@ -146,8 +146,13 @@ def with_section(text: str | None, section: str | None, marks: tuple[str, str], 
                 f"{name}: the code fence opened at line {text.count(chr(10), 0, blocks[-1][0]) + 1} is never closed,"
                 " so a section after it would read as code; close that fence first, nothing changed"
             )
-        head = text if text.endswith("\n") else text + newline
-        return _found_again(head + newline + body, body, marks, name)  # a blank line before the section
+        if not text.endswith("\n"):  # the file's last line had no line end: the section's last has none
+            body = body[: -len(newline)]
+            return _found_again(text + newline * 2 + body, body, marks, name)
+        return _found_again(text + newline + body, body, marks, name)  # a blank line before the section
+    at_end = spans[-1][1] == len(text) and not text.endswith("\n")  # the last line, without a line end
+    if body is not None and at_end and len(spans) == 1:
+        body = body[: -len(newline)]
     out, pos = [], 0
     for n, (start, end) in enumerate(spans):
         out.append(text[pos:start])
@@ -157,7 +162,8 @@ def with_section(text: str | None, section: str | None, marks: tuple[str, str], 
     out.append(text[pos:])
     result = "".join(out)
     if body is None and not text[spans[-1][1] :].strip() and result.endswith(newline * 2):
-        result = result[: -len(newline)]  # the blank line setup put before a section at the end
+        # the blank line put before a section at the end (and the line end the file's last line lacked)
+        result = result[: -2 * len(newline)] if at_end else result[: -len(newline)]
     return _found_again(result, body, marks, name) if result.strip() else None
 
 
