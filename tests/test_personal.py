@@ -279,6 +279,37 @@ def test_a_symlinked_or_unwritable_personal_folder_gets_one_line(tmp_path: Path)
     assert status(repo) == before
 
 
+def test_an_unwritable_memory_folder_gets_one_line_naming_it(tmp_path: Path):
+    """A folder the system will not let memcli write (immutable: chattr +i, which stops root too)
+    is one line naming the path, exit 1, not an internal error; for the project's memory, for an
+    import into it, and for the personal memory."""
+    import shutil
+
+    env = user_env(tmp_path)
+    repo = make_repo(tmp_path / "repo", env)
+    run("add", "--user", "dev", "lessons", PERSONAL_TEXT, cwd=repo, env=env, check=True)
+    (repo / "AGENTS.md").write_text("- Use integer cents for money, never floats\n")
+    mine = personal_root(tmp_path) / ".memory" / "dev" / "lessons"
+    locked = [repo / ".memory", mine]
+    if not shutil.which("chattr") or subprocess.run(["chattr", "+i", str(locked[0])]).returncode != 0:
+        pytest.skip("chattr +i is not allowed here")
+    try:
+        subprocess.run(["chattr", "+i", str(locked[1])], check=True)
+        for args, where in (
+            (["add", "dev", "lessons", "the cache is cold after deploys"], repo / ".memory" / "dev"),
+            (["import"], repo / ".memory" / "dev"),
+            (["add", "--user", "dev", "lessons", "my redis is on 6380"], mine),
+        ):
+            failed = run(*args, cwd=repo, env=env)
+            assert failed.returncode == 1 and failed.stderr.count("\n") == 1, (args, failed.stderr)
+            assert failed.stderr.startswith(f"memcli: error: cannot write {where}"), (args, failed.stderr)
+            assert "internal error" not in failed.stderr
+    finally:
+        for path in locked:
+            subprocess.run(["chattr", "-i", str(path)])
+    assert len(list(mine.iterdir())) == 1
+
+
 def test_a_personal_add_is_checked_as_a_project_add_before_anything_is_made(tmp_path: Path):
     env = user_env(tmp_path)
     repo = make_repo(tmp_path / "repo", env)
