@@ -42,6 +42,7 @@ PERSONAL_FRAME = (
 # The personal memory's heading: it is the developer's, not this repository's (the frame says "of this repository").
 PERSONAL = "Personal (the developer's own notes, kept outside this repository):"
 ITEM_CHARS = 400
+PERSONAL_LEFT_OUT = "personal memory left out"  # how a block's warning about it begins (the hooks say it)
 HELD_SPARE = 5  # hits asked for beyond a section's limit, to fill the places of held entries
 PINNED_MAX = 50  # pinned entries an agent's block may list (pins are for a few standing rules)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -689,13 +690,17 @@ def personal_memory(layout: Layout, warn: Callable[[str], None]) -> PersonalLayo
     of (a command run inside the personal folder)."""
     import os
 
-    from memcli.storage.paths import personal_layout
+    from memcli.storage.paths import not_personal, personal_layout
 
     mine = personal_layout()
-    if not os.path.isdir(mine.memory):
+    if not os.path.isdir(mine.memory) or layout.personal:
         return None
     if os.path.islink(mine.memory):
-        warn(f"personal memory left out: {mine.memory} is a symlink (memcli keeps memory in a real folder)")
+        warn(f"{PERSONAL_LEFT_OUT}: {mine.memory} is a symlink (memcli keeps memory in a real folder)")
+        return None
+    why = not_personal(mine.root)
+    if why:  # the project's own memory, say: it would count as the developer's own writing
+        warn(f"{PERSONAL_LEFT_OUT}: {why}; it must live outside every repository (MEMCLI_USER_DIR)")
         return None
     if os.path.realpath(mine.root) == os.path.realpath(layout.root):
         return None
@@ -782,7 +787,7 @@ def add_personal(
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
         reason = getattr(exc, "message", None) or getattr(exc, "strerror", None) or f"{type(exc).__name__}: {exc}"
-        warn(f"personal memory left out: {reason}")
+        warn(f"{PERSONAL_LEFT_OUT}: {reason}")
         del sel.held[held:]
         return
     over = lambda: tokens(sel.render()) > budget  # noqa: E731
