@@ -361,6 +361,8 @@ def test_a_project_or_a_folder_in_one_is_never_used_as_personal_memory(tmp_path:
             assert hooked.stderr.count("personal memory left out") == 1, (named, hooked.stderr)
         found = run("search", "redis caching", cwd=repo, env=env)
         assert found.returncode == 0 and "the project's lesson" in found.stdout
+        if named in (repo, repo / ".memory"):
+            assert "personal memory: not used: " in run("status", cwd=repo, env=env, check=True).stdout
     assert {repo: status(repo), other: status(other)} == before
     assert os.listdir(repo / "sub" / ".memory") == [] and not (other / ".memory" / "notes").exists()
     git("add", "-A", cwd=repo)  # no nested repository in the way
