@@ -136,6 +136,12 @@ def main(argv: list[str] | None = None) -> int:
             )
             sys.stderr.write(f"memcli: error: {exc.message}{more}\n")
             return exc.exit_code
+        from memcli.storage.fsutil import CannotWrite
+
+        if isinstance(exc, CannotWrite):  # the system refused a write: not a bug, one line naming the path
+            output.release_warnings(failed=True)
+            sys.stderr.write(f"memcli: error: {exc.message}\n")
+            return 1
         output.release_warnings(failed=False)  # anything else: every word helps
         if isinstance(exc, BrokenPipeError):
             return _quiet_broken_pipe()

@@ -921,13 +921,20 @@ def test_gits_entry_points_called_wrongly_say_their_usage_in_one_line(mem: Path,
 
 
 def test_an_unclosed_code_fence_does_not_hide_memclis_section(mem: Path):
+    """A fence never closed runs to the end of the file (CommonMark): a section after it would read
+    as code, and memcli could not find it again, so setup refuses in one line until it is closed."""
     agents_md = mem / "AGENTS.md"
     agents_md.write_text("# Agents\n\n```bash\nmake test\n")
+    refused = run("setup", "codex", cwd=mem)
+    assert refused.returncode == 1 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert "the code fence opened at line 3 is never closed" in refused.stderr
+    assert agents_md.read_text() == "# Agents\n\n```bash\nmake test\n"
+    agents_md.write_text("# Agents\n\n```bash\nmake test\n```\n")
     run("setup", "codex", cwd=mem, check=True)
     run("setup", "codex", cwd=mem, check=True)
     assert agents_md.read_text().count("<!-- memcli setup: start -->") == 1
     run("setup", "codex", "--remove", cwd=mem, check=True)
-    assert agents_md.read_text() == "# Agents\n\n```bash\nmake test\n"
+    assert agents_md.read_text() == "# Agents\n\n```bash\nmake test\n```\n"
 
 
 def test_setup_refuses_json_holding_half_a_surrogate_pair(mem: Path):

@@ -418,6 +418,51 @@ def test_export_writes_a_section_and_leaves_every_other_byte(repo: Path, tmp_pat
     assert (repo / "AGENTS.md").read_bytes() == mine.encode()  # as it was, byte for byte
 
 
+def test_export_then_remove_leaves_a_file_without_a_final_line_end_as_it_was(repo: Path, tmp_path: Path):
+    env = env_for(tmp_path)
+    for mine in (b"# A\r\n\r\nno newline at end", b"# A\n\nno newline at end", b"no newline at all"):
+        write(repo, "AGENTS.md", mine)
+        run(
+            "add",
+            "dev",
+            "decisions",
+            f"Decision {len(mine)}: keep the files as they were",
+            cwd=repo,
+            env=env,
+            check=True,
+        )
+        run("export", cwd=repo, env=env, check=True)
+        text = (repo / "AGENTS.md").read_bytes()
+        assert text.startswith(mine) and section_of(text.decode().replace("\r\n", "\n") + "\n")
+        assert "AGENTS.md: up to date" in run("export", cwd=repo, env=env, check=True).stderr
+        run("add", "dev", "lessons", f"Lesson {len(mine)}: a refresh keeps it too", cwd=repo, env=env, check=True)
+        run("export", cwd=repo, env=env, check=True)  # the section replaced
+        assert (repo / "AGENTS.md").read_bytes() != text
+        run("export", "--remove", cwd=repo, env=env, check=True)
+        assert (repo / "AGENTS.md").read_bytes() == mine  # byte for byte
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from(["", "text", "```", "```sh", "````", "~~~", "  ```", "- item"]), max_size=8),
+    ending=st.sampled_from(["", "\n", "\r\n"]),
+    section=st.sampled_from(["memory", "```sh\nmake\n```", "a\n\n~~~~\n~~~\n~~~~"]),
+)
+def test_a_section_written_is_found_again_and_taken_out_to_the_byte(lines: list[str], ending: str, section: str):
+    from memcli.errors import MemcliError
+    from memcli.storage.sections import sections, with_section
+
+    marks = ("<!-- memcli export: start -->", "<!-- memcli export: end -->")
+    text = "\n".join(lines) + ending
+    try:
+        written = with_section(text, section, marks, "AGENTS.md")
+    except MemcliError:
+        return  # refused (a fence never closed): nothing written
+    assert written is not None and len(sections(written, marks, "AGENTS.md")) == 1
+    assert with_section(written, section, marks, "AGENTS.md") == written  # up to date
+    assert with_section(written, None, marks, "AGENTS.md") == (text if text.strip() else None)
+
+
 def test_export_and_setup_codex_keep_their_own_sections(repo: Path, tmp_path: Path):
     env = env_for(tmp_path)
     write(repo, "AGENTS.md", "# Agents\n\nOurs.\n")
@@ -447,6 +492,106 @@ def test_export_writes_the_project_text_and_never_through_a_symlink_out(repo: Pa
     result = run("export", cwd=repo, env=env)
     assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1
     assert "resolves outside" in result.stderr and outside.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "into", [".git/config", ".git/hooks/pre-commit", ".memory/_project.md", "vendor/lib/.git/HEAD", "bare.git/config"]
+)
+def test_export_never_writes_through_a_symlink_into_git_or_memory(repo: Path, tmp_path: Path, into: str):
+    """A fork can ship `AGENTS.md -> .git/config`: export (and the pre-commit hook's refresh) refuses
+    in one line and writes nothing, whatever git directory (a nested repository's, a bare one's) or
+    memory folder the link leads into."""
+    env = env_for(tmp_path)
+    if into.startswith("vendor/"):
+        git("init", "-q", str(repo / "vendor" / "lib"), cwd=repo)
+    if into.startswith("bare.git/"):
+        git("init", "-q", "--bare", str(repo / "bare.git"), cwd=repo)
+    run("add", "dev", "decisions", "Use integer cents for money", cwd=repo, env=env, check=True)
+    target = repo / into
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.exists():
+        target.write_text("#!/bin/sh\nexit 0\n")
+    before = target.read_bytes()
+    (repo / "AGENTS.md").symlink_to(os.path.relpath(target, repo))
+    for args in (["export"], ["export", "--dry-run"], ["export", "--remove"]):
+        result = run(*args, cwd=repo, env=env)
+        assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
+        assert "refusing to write AGENTS.md" in result.stderr and "Traceback" not in result.stderr
+    assert target.read_bytes() == before and (repo / "AGENTS.md").is_symlink()
+    assert git("status", "--short", cwd=repo).returncode == 0  # git still reads its config
+
+
+def test_export_never_writes_a_section_it_cannot_find_again(repo: Path, tmp_path: Path):
+    """Markers count only outside fenced code (CommonMark's fences: a fence never closed runs to the
+    end).  A file ending in an open fence is refused rather than given a section that reads as code;
+    marker examples in fences are not a section; the project text's fences, however nested, are closed."""
+    env = env_for(tmp_path)
+    run("add", "dev", "decisions", "Use integer cents for money", cwd=repo, env=env, check=True)
+    (repo / ".memory" / "_project.md").write_text("# Project\n\nRun it with:\n\n```sh\nmake run\n```\n")
+    mine = "# Agents\n\nExample:\n\n```\nunclosed example fence\n"
+    write(repo, "AGENTS.md", mine)
+    refused = run("export", cwd=repo, env=env)
+    assert refused.returncode == 1 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert "the code fence opened at line 5 is never closed, so a section after it" in refused.stderr
+    assert (repo / "AGENTS.md").read_text() == mine
+
+    quoted = (
+        "# Agents\n\n```\n<!-- memcli export: start -->\n```\n\n- Real rule\n\n~~~\n<!-- memcli export: end -->\n~~~\n"
+    )
+    write(repo, "AGENTS.md", quoted)
+    run("export", cwd=repo, env=env, check=True)
+    text = (repo / "AGENTS.md").read_text()
+    assert text.startswith(quoted) and text.count("<!-- memcli export: start -->") == 2  # the example and one section
+    again = run("export", cwd=repo, env=env, check=True)
+    assert "AGENTS.md: up to date" in again.stderr and (repo / "AGENTS.md").read_text() == text
+    run("export", "--remove", cwd=repo, env=env, check=True)
+    assert (repo / "AGENTS.md").read_text() == quoted
+
+    # a four-backtick block quoting a three-backtick line is closed: nothing to add, nothing swallowed
+    (repo / ".memory" / "_project.md").write_text("# Project\n\n````md\n```sh\nmake run\n````\n\nThen ~~~ this\n")
+    for _ in range(2):
+        done = run("export", "--to", "claude", cwd=repo, env=env)
+        assert done.returncode == 0, done.stderr
+    assert "CLAUDE.md: up to date" in done.stderr
+    assert "````\n```" not in section_of((repo / "CLAUDE.md").read_text())
+
+
+def test_markers_quoted_in_code_are_examples_for_the_import_rule_too():
+    """``without_marked_sections`` (the rule import needs) blanks what export writes and keeps
+    what lies between marker examples in fences; the fence-blind ``without_own_sections`` does not."""
+    from memcli.storage.sections import without_marked_sections, without_own_sections
+
+    doc = (
+        "How memcli marks its section:\n\n```\n<!-- memcli export: start -->\n```\n\n"
+        "- Real rule one: never commit generated files\n\n```\n<!-- memcli export: end -->\n```\n"
+        "\n<!-- memcli setup: start -->\nsetup's own text\n<!-- memcli setup: end -->\n- after\n"
+    )
+    blanked = without_marked_sections(doc)
+    assert "Real rule one" in blanked and "setup's own text" not in blanked and "- after" in blanked
+    assert blanked.count("\n") == doc.count("\n")  # line numbers still name the user's lines
+    assert "Real rule one" not in without_own_sections(doc)  # finding 11: what import does today
+
+
+def test_the_pre_commit_hook_says_when_it_cannot_refresh_a_section(tmp_path: Path):
+    env = env_for(tmp_path)
+    repo = tmp_path / "hooked"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", cwd=repo)
+    run("init", cwd=repo, env=env, check=True)
+    write(repo, "AGENTS.md", "# Agents\n")
+    run("add", "dev", "decisions", "Adopt SSE for streaming", cwd=repo, env=env, check=True)
+    run("export", cwd=repo, env=env, check=True)
+    text = (repo / "AGENTS.md").read_text()
+    write(repo, "AGENTS.md", text.replace("# Agents\n", "# Agents\n\n```\nan example left open\n", 1))
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "memory, its export and a stray fence", cwd=repo)
+    run("add", "dev", "lessons", "The proxy closes idle sockets after 60 s", cwd=repo, env=env, check=True)
+    git("add", ".memory", cwd=repo)
+    done = git("commit", "-qm", "a lesson", cwd=repo)
+    said = [line for line in done.stderr.splitlines() if line.startswith("memcli:")]
+    assert len(said) == 1 and "the memory section of AGENTS.md was not refreshed" in said[0], done.stderr
+    assert "the code fence opened at line 3 is never closed" in said[0]
+    assert "The proxy closes" not in git("show", "HEAD:AGENTS.md", cwd=repo).stdout
 
 
 def test_held_back_memory_is_never_exported(repo: Path, tmp_path: Path):

@@ -150,6 +150,16 @@ def _layout(client: str, payload: dict[str, Any], dir_option: str | None):
     raise _Skip("no .memory/ for this session")
 
 
+def _personal_warning(message: str) -> None:
+    """The one warning a session hook says (on stderr, once): that the personal memory was left out
+    (a misconfigured folder the developer must hear of); the block's other warnings stay quiet."""
+    from memcli.recall.block import PERSONAL_LEFT_OUT
+    from memcli.storage.fsutil import warn
+
+    if message.startswith(PERSONAL_LEFT_OUT):
+        warn(message)
+
+
 def _session_start(client: str, agent: str, payload: dict[str, Any], dir_option: str | None) -> str:
     from memcli.recall import block
     from memcli.config import Config, load_config
@@ -172,7 +182,7 @@ def _session_start(client: str, agent: str, payload: dict[str, Any], dir_option:
     # how to write memory, where there is a project memory to write to
     guide = SHORT_GUIDE.format(agent=agent) if layout.exists() else False
     while True:
-        sel, _ = block.build(layout, agent, "", budget, guide, lambda message: None)
+        sel, _ = block.build(layout, agent, "", budget, guide, _personal_warning)
         text = sel.render()
         # Claude Code counts characters as JavaScript does (UTF-16 units): an emoji counts two.
         if len(text.encode("utf-16-le")) // 2 <= MAX_BLOCK_UNITS or budget <= 100:

@@ -349,18 +349,23 @@ def export_for_commit(store) -> str | None:
     from memcli.upkeep import export
 
     root = store.layout.root
-    targets = export.exported(root)  # a few file reads: no git command runs for a repository without one
-    top = _committing_memory(store) if targets else None
+    targets, problems = export.exported(root)  # a few file reads: no git command runs for a repository without one
+    top = _committing_memory(store) if targets or problems else None
     if top is None:
         return None
-    done = []
+    done = list(problems)
     for name, agent, budget in targets:
         path = export.target(root, export.TARGETS[name])
         relative = os.path.relpath(os.path.realpath(path), os.path.realpath(top))
         if _paths(git(top, "diff", "--name-only", "-z", "--", relative)):
             done.append(f"{relative} has unstaged changes: its memory section was not refreshed (`memcli export`)")
             continue
-        change = export.plan(root, name, export.section(store.layout, agent, budget or None, lambda _: None).render())
+        try:
+            section = export.section(store.layout, agent, budget or None, lambda _: None).render()
+            change = export.plan(root, name, section)
+        except MemcliError as exc:  # one target that cannot be refreshed says so; the others still are
+            done.append(export.not_refreshed(export.TARGETS[name], exc))
+            continue
         if not change.changed:
             continue
         export.write(root, change)

@@ -42,6 +42,7 @@ PERSONAL_FRAME = (
 # The personal memory's heading: it is the developer's, not this repository's (the frame says "of this repository").
 PERSONAL = "Personal (the developer's own notes, kept outside this repository):"
 ITEM_CHARS = 400
+PERSONAL_LEFT_OUT = "personal memory left out"  # how a block's warning about it begins (the hooks say it)
 HELD_SPARE = 5  # hits asked for beyond a section's limit, to fill the places of held entries
 PINNED_MAX = 50  # pinned entries an agent's block may list (pins are for a few standing rules)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -689,13 +690,17 @@ def personal_memory(layout: Layout, warn: Callable[[str], None]) -> PersonalLayo
     of (a command run inside the personal folder)."""
     import os
 
-    from memcli.storage.paths import personal_layout
+    from memcli.storage.paths import not_personal, personal_layout
 
     mine = personal_layout()
-    if not os.path.isdir(mine.memory):
+    if not os.path.isdir(mine.memory) or layout.personal:
         return None
     if os.path.islink(mine.memory):
-        warn(f"personal memory left out: {mine.memory} is a symlink (memcli keeps memory in a real folder)")
+        warn(f"{PERSONAL_LEFT_OUT}: {mine.memory} is a symlink (memcli keeps memory in a real folder)")
+        return None
+    why = not_personal(mine.root)
+    if why:  # the project's own memory, say: it would count as the developer's own writing
+        warn(f"{PERSONAL_LEFT_OUT}: {why}; it must live outside every repository (MEMCLI_USER_DIR)")
         return None
     if os.path.realpath(mine.root) == os.path.realpath(layout.root):
         return None
@@ -703,7 +708,7 @@ def personal_memory(layout: Layout, warn: Callable[[str], None]) -> PersonalLayo
 
 
 def gather_personal(
-    store: Store, agent: str, command: str, warn: Callable[[str], None], left_out: list[str]
+    store: Store, agent: str, command: str, warn: Callable[[str], None], held: list[tuple[str, int | None, str]]
 ) -> list[Item]:
     """What the personal memory offers a block, best first: its pinned entries, then the decisions
     and lessons that match the task, then (to the same counts as the project's) the newest ones: a
@@ -729,8 +734,8 @@ def gather_personal(
             return False
         seen.add(hit.id)
         why = trust.flagged(hit.body, hit.tags, memo)
-        if why:
-            left_out.append(f"personal {hit.category[:-1]} {hit.id} ({why})")
+        if why:  # held back as the project's flagged entries are: the block's line says so
+            held.append((f"personal {hit.category[:-1]}", hit.id, why))
             return False
         items.append(Item(_one_line(hit.body), hit.id, score))
         return True
@@ -774,18 +779,24 @@ def add_personal(
     except MemcliError:
         return  # said already, where the project's memory is (and no memory is any such agent's)
     ranked: list[Item] = []
+    held = len(sel.held)
     try:
         store = Store(layout)
-        ranked = gather_personal(store, agent, command, warn, sel.left_out)
+        ranked = gather_personal(store, agent, command, warn, sel.held)
     except BaseException as exc:  # as a section of the block: whatever goes wrong leaves the rest
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
         reason = getattr(exc, "message", None) or getattr(exc, "strerror", None) or f"{type(exc).__name__}: {exc}"
-        warn(f"personal memory left out: {reason}")
+        warn(f"{PERSONAL_LEFT_OUT}: {reason}")
+        del sel.held[held:]
         return
+    over = lambda: tokens(sel.render()) > budget  # noqa: E731
+    if len(sel.held) > held and sel.show_held and over():
+        sel.show_held = False  # the line the personal memory added does not fit: cut as fit cuts it
+        sel.cut.append("the held-back line")
     if not ranked:
         return
-    _refill(sel, "personal", "personal entry", ranked, lambda: tokens(sel.render()) > budget)
+    _refill(sel, "personal", "personal entry", ranked, over)
     if record_use and sel.personal:
         from memcli.storage import usage
 

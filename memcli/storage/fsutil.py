@@ -56,6 +56,33 @@ def guard(path: Path, within: Path, links_ok: bool = False) -> Path:
     return path
 
 
+class CannotWrite(OSError):
+    """A write the system refused (no permission, an immutable folder, a read-only or full disk):
+    ``main`` says ``message`` in one line, naming the path, not as an internal error.  An OSError
+    (with its errno) to all other code, as before: a best-effort cache still shrugs it off, and a
+    loop that skips what a MemcliError refuses (import's units) does not take it for a refusal."""
+
+    def __init__(self, exc: OSError, where: Path | str):
+        super().__init__(exc.errno, exc.strerror, exc.filename)
+        self.message = f"cannot write {where}: {exc.strerror or exc}"
+
+
+_REFUSED = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT})
+
+
+@contextlib.contextmanager
+def refused_as_one_line(where: Path | str) -> Iterator[None]:
+    """Turn a write the system refuses (``_REFUSED``) into ``CannotWrite`` naming ``where``."""
+    try:
+        yield
+    except CannotWrite:
+        raise
+    except OSError as exc:
+        if exc.errno in _REFUSED:
+            raise CannotWrite(exc, where) from None
+        raise
+
+
 class NotAFile(MemcliError):
     """A folder (or something else) where memcli expects a file."""
 
@@ -126,7 +153,8 @@ def make_dirs(path: Path, within: Path) -> None:
     if os.path.realpath(path) != _real_within(within):
         guard(path, within)
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        with refused_as_one_line(path):
+            path.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         raise MemcliError(f"{path} (or a folder above it) exists and is not a folder; move it away") from None
     if not is_inside(path, within) or os.path.islink(path):
@@ -136,7 +164,7 @@ def make_dirs(path: Path, within: Path) -> None:
 def remove(path: Path, within: Path) -> None:
     """Delete a file or a symlink (never what a symlink points to); a missing one is fine."""
     guard(path, within, links_ok=True)
-    with contextlib.suppress(FileNotFoundError):
+    with contextlib.suppress(FileNotFoundError), refused_as_one_line(path):
         os.unlink(path)
 
 
@@ -152,7 +180,8 @@ def remove_tree(path: Path, within: Path) -> None:
 def rename(source: Path, target: Path, within: Path) -> None:
     guard(source, within, links_ok=True)
     guard(target, within)
-    os.replace(source, target)
+    with refused_as_one_line(target):
+        os.replace(source, target)
     sync_dir(target.parent)
 
 
@@ -177,9 +206,10 @@ def stage_write(path: Path, data: str | bytes, within: Path) -> str:
     guard(path, within)
     # ".<name>.<pid>-<random>.tmp": hidden from every reader, ignored by the .gitignore line `init`
     # writes, and, once its process is gone (kill -9), removed by the next write (clean_stale_temp).
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}-", suffix=TEMP_SUFFIX, dir=path.parent)
+    with refused_as_one_line(path):
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}-", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with refused_as_one_line(path), os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
@@ -261,7 +291,8 @@ def atomic_write(path: Path, data: str | bytes, within: Path) -> None:
     """Write a file so that a crash leaves either the old or the new content; only inside ``within``."""
     tmp = stage_write(path, data, within)
     try:
-        os.replace(tmp, path)
+        with refused_as_one_line(path):
+            os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -325,7 +356,8 @@ def file_lock(path: Path, timeout: float, within: Path | None = None) -> Iterato
     within = within or path.parent.parent
     make_dirs(path.parent, within)
     guard(path, within)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    with refused_as_one_line(path):
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     deadline = time.monotonic() + timeout
     try:
         while True:

@@ -140,6 +140,8 @@ def personal_root() -> Path:
     given = os.environ.get(USER_ENV)
     if given:
         path = Path(given).expanduser()
+        if not path.is_absolute():  # the same folder from every folder: a relative one is under HOME
+            path = Path(os.path.expanduser("~")) / path
         return (path.parent if path.name == MEMORY_DIR else path).absolute()
     home = os.path.expanduser("~")
     if sys.platform == "darwin":
@@ -154,10 +156,33 @@ def personal_layout() -> PersonalLayout:
     return PersonalLayout(personal_root())
 
 
+def not_personal(root: Path) -> str | None:
+    """Why the folder ``root`` must not be used as the personal memory, which lives outside every
+    repository (None: it may be): it is a project's (its ``.memory/`` holds ``_project.md``, which
+    ``memcli init`` writes and personal memory never has), or it lies inside a project (a folder
+    above it holds ``.memory/``) or inside a ``.memory/`` folder.  Used as personal memory, a
+    project's unreviewed memory would count as the developer's own writing, and ``--user`` writes
+    would land in it.  A few ``stat`` calls, made only when a personal memory is there."""
+    real = Path(os.path.realpath(root))
+    if os.path.lexists(real / MEMORY_DIR / PROJECT_FILE):
+        return f"{root} is a project's folder (its {MEMORY_DIR}/ holds {PROJECT_FILE})"
+    for folder in (real, *real.parents):
+        if folder.name == MEMORY_DIR:
+            return f"{root} is inside {folder}"
+        if folder != real and os.path.isdir(folder / MEMORY_DIR):
+            return f"{root} is inside the project {folder}"
+    return None
+
+
 def _as_personal(layout: Layout) -> Layout:
-    """The layout, known as the personal memory when it is that (a command run in its folder)."""
+    """The layout, known as the personal memory when it is that (a command run in its folder; never
+    a project's folder that ``MEMCLI_USER_DIR`` names: ``not_personal``)."""
     mine = personal_layout()
-    if mine.exists() and os.path.realpath(mine.root) == os.path.realpath(layout.root):
+    if (
+        mine.exists()
+        and os.path.realpath(mine.root) == os.path.realpath(layout.root)
+        and not_personal(mine.root) is None
+    ):
         return mine
     return layout
 

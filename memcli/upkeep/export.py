@@ -60,10 +60,13 @@ class Section(Selection):
 
     def render(self) -> str:
         parts = [ABOUT.format(agent=self.agent, budget=self.budget), "", HEADING]
+        from memcli.storage.sections import open_fence
+
         if self.project.strip():
             project = self.project.strip()
-            if len(re.findall(r"(?m)^[ \t]*(?:```|~~~)", project)) % 2:
-                project += "\n```"  # an open fence would swallow the end marker
+            fence = open_fence(project)
+            if fence:
+                project += "\n" + fence  # an open fence would swallow what follows, the end marker too
             parts += ["", project]
         for title, items, bullet in (
             ("Pinned", self.pinned, True),
@@ -76,7 +79,8 @@ class Section(Selection):
                 parts += [f"- {i.text}" if bullet else i.text for i in items]
         if len(parts) == 3:
             parts += ["", "(no memory yet)"]
-        return "\n".join(parts) + "\n"
+        fence = open_fence("\n".join(parts))
+        return "\n".join(parts + [fence] if fence else parts) + "\n"
 
 
 def section(layout: Layout, agent: str, budget: int | None, warn: Callable[[str], None]) -> Section:
@@ -115,9 +119,29 @@ def target(root: Path, relative: str) -> Path:
         )
     if path.is_symlink():
         path = Path(os.path.realpath(path))
+    kept = _kept_folder(path, root)
+    if kept:
+        raise MemcliError(f"refusing to write {relative}: it resolves into {kept} (through a symlink); nothing changed")
     if path.exists() and not path.is_file():
         raise MemcliError(f"{relative} is not a regular file; nothing changed")
     return path
+
+
+def _kept_folder(path: Path, root: Path) -> str | None:
+    """The folder below ``root`` that ``path`` resolves into and export must never write in: a git
+    directory (``.git``, a nested repository's, a bare one's: its config and hooks are code git
+    runs) or a memory folder (``.memory``); None when there is none."""
+    base = os.path.realpath(root)
+    real = os.path.realpath(path)
+    folder = os.path.dirname(real)
+    while folder.startswith(base + os.sep):
+        name = os.path.basename(folder)
+        if name in (".git", ".memory") or (
+            os.path.isfile(os.path.join(folder, "HEAD")) and os.path.isdir(os.path.join(folder, "objects"))
+        ):
+            return os.path.relpath(folder, base)
+        folder = os.path.dirname(folder)
+    return None
 
 
 class Change:
@@ -162,11 +186,13 @@ def write(root: Path, change: Change) -> None:
     atomic_write(change.path, change.after, root)
 
 
-def exported(root: Path) -> list[tuple[str, str, int]]:
-    """The targets that hold an exported section now: (name, agent, budget) as it was exported."""
+def exported(root: Path) -> tuple[list[tuple[str, str, int]], list[str]]:
+    """The targets that hold an exported section now, as (name, agent, budget) as it was exported,
+    and a line for each that holds memcli's start marker but no section export can find (half the
+    markers, a fence never closed above them): the pre-commit hook says it cannot refresh it."""
     from memcli.storage.sections import read_text, sections
 
-    found = []
+    found, problems = [], []
     for name, relative in TARGETS.items():
         try:
             path = target(root, relative)
@@ -177,7 +203,9 @@ def exported(root: Path) -> list[tuple[str, str, int]]:
             continue
         try:
             spans = sections(text, MARKS, relative)
-        except MemcliError:
+        except MemcliError as exc:
+            if MARKS[0] in text:
+                problems.append(not_refreshed(relative, exc))
             continue
         if not spans:
             continue
@@ -186,4 +214,10 @@ def exported(root: Path) -> list[tuple[str, str, int]]:
             found.append((name, about.group(1), int(about.group(2))))
         else:
             found.append((name, "dev", 0))
-    return found
+    return found, problems
+
+
+def not_refreshed(relative: str, exc: MemcliError) -> str:
+    """The hook's line for a section it could not refresh, with why."""
+    reason = re.sub(r"[;,] nothing changed$", "", exc.message)
+    return f"the memory section of {relative} was not refreshed: {reason} (then `memcli export`)"

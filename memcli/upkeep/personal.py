@@ -11,12 +11,15 @@ from __future__ import annotations
 import os
 
 from memcli.errors import MemcliError
-from memcli.storage.paths import Layout
+from memcli.storage.paths import Layout, not_personal
+
+OUTSIDE = "it must live outside every repository (set MEMCLI_USER_DIR to a folder of its own)"
 
 
 def check(layout: Layout) -> None:
     """Refuse, in one line, a personal memory memcli must not use: a ``.memory`` that is a symlink
-    (every write would leave the folder memcli guards) or anything but folders where folders go."""
+    (every write would leave the folder memcli guards), anything but folders where folders go, or
+    a folder that is, or lies inside, a project (``paths.not_personal``)."""
     memory = layout.memory
     if os.path.islink(memory):
         raise MemcliError(
@@ -26,6 +29,9 @@ def check(layout: Layout) -> None:
     for path in (layout.root, memory):
         if os.path.lexists(path) and not os.path.isdir(path):
             raise MemcliError(f"cannot use your personal memory: {path} exists and is not a folder")
+    why = not_personal(layout.root)
+    if why:
+        raise MemcliError(f"cannot use your personal memory: {why}; {OUTSIDE}")
 
 
 def create(layout: Layout) -> list[str]:

@@ -65,11 +65,11 @@ def run(
     from memcli.storage.paths import PROJECT_NAME
 
     if agent == PROJECT_NAME:
-        if user:
+        store = None if user else common.open_store(dir_option)
+        if store is None or store.layout.personal:  # (a _project.md would make it a project's: paths.not_personal)
             raise MemcliError(
                 "your personal memory has no _project.md (its entries are what inject shows); nothing changed"
             )
-        store = common.open_store(dir_option)
         if tag or allow:
             raise MemcliError("_project.md has no tags; nothing changed")
         if entry_id is not None and text is not None:

@@ -46,10 +46,15 @@ def run(dir_option: str | None, agent: str | None = None, as_json: bool = False,
     for problem in report["problems"]:
         output.warn(problem)
     echo(f"memory: {store.layout.memory}" + (" (your personal memory)" if store.layout.personal else ""))
-    from memcli.storage.paths import personal_layout, personal_root
+    from memcli.storage.paths import not_personal, personal_layout, personal_root
 
     if not store.layout.personal and personal_layout().exists():
-        echo(f"personal memory: {personal_root() / '.memory'} (memcli status --user)")
+        why = not_personal(personal_root())
+        echo(
+            f"personal memory: not used: {why}"
+            if why
+            else f"personal memory: {personal_root() / '.memory'} (memcli status --user)"
+        )
     if not report["agents"]:
         echo("no agents yet — add one: memcli add AGENT CATEGORY TEXT")
     for name, info in report["agents"].items():
