@@ -556,10 +556,10 @@ def test_export_never_writes_a_section_it_cannot_find_again(repo: Path, tmp_path
     assert "````\n```" not in section_of((repo / "CLAUDE.md").read_text())
 
 
-def test_markers_quoted_in_code_are_examples_for_the_import_rule_too():
-    """``without_marked_sections`` (the rule import needs) blanks what export writes and keeps
-    what lies between marker examples in fences; the fence-blind ``without_own_sections`` does not."""
-    from memcli.storage.sections import without_marked_sections, without_own_sections
+def test_markers_quoted_in_code_are_examples_for_the_import_too(repo: Path, tmp_path: Path):
+    """Marker lines in fenced code are examples (as export reads them): the import keeps what lies
+    between two such examples, and leaves out a section memcli wrote, line numbers kept."""
+    from memcli.storage.sections import without_marked_sections
 
     doc = (
         "How memcli marks its section:\n\n```\n<!-- memcli export: start -->\n```\n\n"
@@ -569,7 +569,12 @@ def test_markers_quoted_in_code_are_examples_for_the_import_rule_too():
     blanked = without_marked_sections(doc)
     assert "Real rule one" in blanked and "setup's own text" not in blanked and "- after" in blanked
     assert blanked.count("\n") == doc.count("\n")  # line numbers still name the user's lines
-    assert "Real rule one" not in without_own_sections(doc)  # finding 11: what import does today
+    write(repo, "AGENTS.md", doc)
+    report = json.loads(
+        run("import", "AGENTS.md", "--json", "--dry-run", cwd=repo, env=env_for(tmp_path), check=True).stdout
+    )
+    texts = [a["text"] for a in report["added"]]
+    assert "Real rule one: never commit generated files" in texts and not any("setup's own" in t for t in texts)
 
 
 def test_the_pre_commit_hook_says_when_it_cannot_refresh_a_section(tmp_path: Path):

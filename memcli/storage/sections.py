@@ -17,17 +17,6 @@ from memcli.errors import MemcliError
 
 # Any section memcli wrote: ``<!-- memcli setup: start -->`` ... ``<!-- memcli setup: end -->``,
 # ``<!-- memcli export: start -->`` ... (each pair with its own name).
-OWN_SECTION = re.compile(
-    r"(?ms)^[ \t]*<!-- memcli ([a-z-]+): start -->[ \t]*\r?$.*?^[ \t]*<!-- memcli \1: end -->[ \t]*\r?$"
-)
-
-
-def without_own_sections(text: str) -> str:
-    """``text`` with every section memcli wrote blanked out (each line kept, empty, so that line
-    numbers still name the user's lines)."""
-    return OWN_SECTION.sub(lambda m: "\n" * m.group(0).count("\n"), text)
-
-
 # A fence line: three or more backticks or tildes (CommonMark's fenced code blocks).
 _FENCE = re.compile(r"(?m)^[ \t]*(`{3,}|~{3,})(.*)$")
 _ANY_MARK = re.compile(r"(?m)^[ \t]*<!-- memcli ([a-z-]+): (start|end) -->[ \t]*\r?$")
@@ -118,7 +107,7 @@ def sections(text: str, marks: tuple[str, str], name: str) -> list[tuple[int, in
 def without_marked_sections(text: str) -> str:
     """``text`` with every section memcli wrote (any name: ``setup``'s, ``export``'s) blanked out,
     each line kept, empty, so that line numbers still name the user's lines; marker lines in
-    fenced code are examples, as ``sections`` reads them.  The fence-aware ``without_own_sections``."""
+    fenced code are examples, as ``sections`` reads them."""
     lines = [(m.start(), m.end(), m.group(1), m.group(2) == "start") for m in _ANY_MARK.finditer(text)]
     out, pos = [], 0
     for start, end in _Marked(text, lines).spans:

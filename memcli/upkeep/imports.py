@@ -697,13 +697,13 @@ def _size(n: int) -> str:
 
 def units_of(source: Source, text: str) -> list[Unit]:
     """The memories a source holds (see the module's docstring)."""
-    from memcli.storage.sections import without_own_sections
+    from memcli.storage.sections import without_marked_sections
 
     shown, kind = source.shown, source.kind
     tag = KINDS[kind][0] if kind != "markdown" else f"from-{slug(source.path.stem) or 'markdown'}"
     strict = kind in RULE_KINDS or kind == "claude-memory"
     meta, body, skipped = front_matter(text, shown, strict) if kind in FRONT_MATTER_KINDS else ({}, text, 0)
-    body = without_own_sections(body)
+    body = without_marked_sections(body)
     body = _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), body)
     stem = source.path.stem
     if kind in RULE_KINDS or (kind == "claude-memory" and meta.get("type")):
