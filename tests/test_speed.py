@@ -184,18 +184,18 @@ print(json.dumps(sorted(n for n in set(sys.modules) - before if not n.startswith
 """
 
 
+def _python(script: str, cwd: Path) -> str:
+    """What a fresh Python process running ``script`` prints."""
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=cwd, capture_output=True, text=True, env=clean_env(), timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
 def test_each_module_of_the_hot_path_imports_only_what_it_needs(tmp_path: Path):
     for module, allowed in HOT_PATH.items():
-        result = subprocess.run(
-            [sys.executable, "-c", NEW_MODULES.format(module=module)],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            env=clean_env(),
-            timeout=60,
-        )
-        assert result.returncode == 0, result.stderr
-        assert set(json.loads(result.stdout)) <= allowed, module
+        assert set(json.loads(_python(NEW_MODULES.format(module=module), tmp_path))) <= allowed, module
 
 
 COMPILED_AT_IMPORT = """
@@ -210,16 +210,8 @@ def test_the_vault_format_compiles_its_patterns_when_first_used(tmp_path: Path):
     """Its eleven patterns compiled at import cost 9.5 M instructions of every search (which parses
     no file while the index is current); they are compiled on first use (memcli.patterns)."""
     for module in ("memcli.storage.vault", "memcli.patterns"):
-        result = subprocess.run(
-            [sys.executable, "-c", COMPILED_AT_IMPORT.format(module=module)],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            env=clean_env(),
-            timeout=60,
-        )
-        assert result.returncode == 0, result.stderr
-        assert result.stdout.strip() == "0", (module, result.stdout)
+        compiled = _python(COMPILED_AT_IMPORT.format(module=module), tmp_path).strip()
+        assert compiled == "0", (module, compiled)
     from memcli.storage import vault
 
     assert vault.P.marker.fullmatch("<!-- id:12 -->") and vault.P.marker is vault.P.marker  # compiled once

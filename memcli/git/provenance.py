@@ -461,10 +461,19 @@ def _applied_here(top: str, commits: list[str]) -> set[str]:
     """Of commits this clone made, those that apply somebody else's work: a rebase, cherry-pick,
     ``am`` or amend of their commit keeps its author, so the author is not the committer.  Their
     lines stay theirs (a contributor's branch rebased onto main here is still unreviewed)."""
+    rows = _commit_fields(top, commits, ["%ae", "%ce"])
+    if rows is None:
+        raise GitFailed("log")
+    return {c for c, (author, committer) in rows.items() if author.strip().lower() != committer.strip().lower()}
+
+
+def _commit_fields(top: str, commits: list[str], fields: list[str]) -> dict[str, list[str]] | None:
+    """``git log``'s ``fields`` (placeholders such as ``%ae``) of each of a few commits, by commit;
+    None when git fails."""
     from memcli.git.repo import git_input
 
     if not commits:
-        return set()
+        return {}
     done = git_input(
         top,
         "--no-replace-objects",
@@ -472,17 +481,18 @@ def _applied_here(top: str, commits: list[str]) -> set[str]:
         "--no-walk=unsorted",
         "--stdin",
         "-z",
-        "--format=%H%x00%ae%x00%ce",
+        "--format=" + "%x00".join(["%H", *fields]),
         input="\n".join(dict.fromkeys(commits)) + "\n",
         timeout=GIT_TIMEOUT,
     )
     if done is None or done.returncode != 0:
-        raise GitFailed("log")
-    fields = [f.strip("\n") for f in done.stdout.split("\0")]  # -z: every field ends in NUL
+        return None
+    values = done.stdout.split("\0")  # -z: every record ends in NUL too
+    width = len(fields) + 1
     return {
-        fields[n]
-        for n in range(0, len(fields) - 2, 3)
-        if fields[n + 1].strip().lower() != fields[n + 2].strip().lower()
+        values[n].strip("\n"): values[n + 1 : n + width]
+        for n in range(0, len(values) - width + 1, width)
+        if values[n].strip("\n") in commits
     }
 
 
@@ -544,30 +554,8 @@ def _parse_log(done: Any) -> list[Commit]:
 
 def _infos(top: str, commits: list[str]) -> dict[str, dict[str, str]]:
     """Author, date and subject of a few commits (only those a hold names)."""
-    from memcli.git.repo import git_input
-
-    if not commits:
-        return {}
-    done = git_input(
-        top,
-        "--no-replace-objects",
-        "log",
-        "--no-walk=unsorted",
-        "--stdin",
-        "-z",
-        "--format=%H%x00%an <%ae>%x00%aI%x00%s",
-        input="\n".join(commits) + "\n",
-        timeout=GIT_TIMEOUT,
-    )
-    out: dict[str, dict[str, str]] = {}
-    if done is None or done.returncode != 0:
-        return out
-    fields = done.stdout.split("\0")
-    for n in range(0, len(fields) - 3, 4):
-        commit = fields[n].strip("\n")
-        if commit in commits:
-            out[commit] = {"commit": commit, "author": fields[n + 1], "date": fields[n + 2], "subject": fields[n + 3]}
-    return out
+    rows = _commit_fields(top, commits, ["%an <%ae>", "%aI", "%s"]) or {}
+    return {c: {"commit": c, "author": a, "date": d, "subject": s} for c, (a, d, s) in rows.items()}
 
 
 def _blobs(top: str, names: list[str]) -> dict[str, bytes]:
