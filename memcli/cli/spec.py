@@ -116,6 +116,11 @@ def project_flag(what: str = "The project's memory only, not your personal memor
 # What the commands that find an entry by id say of the two scopes.
 BY_ID_USER = "The entry is in your personal memory (found there anyway when the project has no such id)."
 BY_ID_PROJECT = "The entry is in the project's memory (where an id is in both memories)."
+BY_ID_SCOPE = (user_flag(BY_ID_USER), project_flag(BY_ID_PROJECT))  # --user, --project: *BY_ID_SCOPE
+
+
+def remove_flag(what: str) -> Param:
+    return Param("remove", "flag", flags=("--remove",), type=bool, default=False, help=what)
 
 
 def state_spec(name: str, help: str, epilog: str) -> CommandSpec:
@@ -128,8 +133,7 @@ def state_spec(name: str, help: str, epilog: str) -> CommandSpec:
             agent_or_id(),
             Param("ids", "arguments", help="Ids of the entries.", metavar="ID...", synopsis="ID..."),
             json_flag("Print the entries as JSON, each with whether it changed."),
-            user_flag(BY_ID_USER),
-            project_flag(BY_ID_PROJECT),
+            *BY_ID_SCOPE,
         ),
     )
 

@@ -614,12 +614,11 @@ def _kind(rel: str) -> tuple[str, str] | str | None:
 
 
 def _line_key(line: str) -> str | None:
-    line = line.replace("\r", "").strip()
-    if "$Id" in line:  # a branch's .gitattributes may ask git for `ident`: the work tree's copy expands it
-        line = re.sub(_IDENT, "$Id$", line)
-    if len(line) < MIN_LINE or line.startswith("<!-- id:") or line.strip("-") == "":
+    """A memory file's line as holds compare it (``source_key``), None for one that says nothing."""
+    key = source_key(line)
+    if key is None or len(key) < MIN_LINE or key.startswith("<!-- id:") or key.strip("-") == "":
         return None
-    return line
+    return key
 
 
 _IDENT = r"\$Id(?::[^$\n]*)?\$"  # what `ident` expands: compiled only for a line that holds "$Id"
@@ -692,11 +691,9 @@ def _compute(layout: Layout, cache: str, in_git: bool) -> Provenance:
     poisoned = _poisoned(top, memrel)
     holds: list[Hold] = []
     config_held = False
-    fetched = os.path.exists(f"{where['dir']}/FETCH_HEAD") or os.path.exists(f"{where['common']}/FETCH_HEAD")
-    remote = any(k.startswith("remote.") and k.endswith(".url") for k in config)
-    if remote or fetched:
+    if _was_fetched(where) or _has_remote(config):
         try:
-            holds, config_held = _holds(layout, where, refs, ref_t, head_ref, memrel, prefix, trusted, fetched)
+            holds, config_held = _holds(layout, where, refs, ref_t, head_ref, memrel, prefix, trusted)
         except Poisoned as exc:
             poisoned = poisoned or str(exc)
     _save(
@@ -739,13 +736,12 @@ def _holds(
     memrel: str,
     prefix: str,
     trusted: set[str],
-    fetched: bool,
 ) -> tuple[list[Hold], bool]:
     top = where["top"]
     made = _local_commits(where)
     not_t = ["--not", ref_t] if ref_t else []
     unborn = bool(head_ref) and head_ref not in refs
-    here = _checked_out(where, unborn, fetched)
+    here = _checked_out(where, unborn)
     from memcli.git.repo import git_many
 
     # Both at once (git reads; two cores): what is checked out, and every other branch and tag.
@@ -848,15 +844,22 @@ def _holds(
     return holds, config_held
 
 
-def _checked_out(where: dict[str, Any], unborn: bool, fetched: bool) -> list[str]:
+def _was_fetched(where: dict[str, Any]) -> bool:
+    """Whether this clone ever fetched (``FETCH_HEAD``, in the work tree's folder or the clone's)."""
+    return os.path.exists(f"{where['dir']}/FETCH_HEAD") or os.path.exists(f"{where['common']}/FETCH_HEAD")
+
+
+def _has_remote(config: dict[str, str]) -> bool:
+    return any(k.startswith("remote.") and k.endswith(".url") for k in config)
+
+
+def _checked_out(where: dict[str, Any], unborn: bool) -> list[str]:
     """What is checked out, as revisions for ``git log``: HEAD, a merge, cherry-pick or rebase
     under way, what was last fetched, and what other work trees of this clone have checked out."""
     here = ([] if unborn else ["HEAD"]) + [
         n for n in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD") if os.path.exists(f"{where['dir']}/{n}")
     ]
-    if fetched:
-        here += _fetched(where)
-    return here + _other_work_trees(where)
+    return here + _fetched(where) + _other_work_trees(where)
 
 
 def _fetched(where: dict[str, Any]) -> list[str]:
@@ -901,8 +904,7 @@ def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, tuple[set[str] 
     refs = _refs(top)
     config = _config(top)
     ref_t, _ = trusted_ref(refs, config)
-    fetched = os.path.exists(f"{where['dir']}/FETCH_HEAD") or os.path.exists(f"{where['common']}/FETCH_HEAD")
-    if not fetched and not any(k.startswith("remote.") and k.endswith(".url") for k in config):
+    if not _was_fetched(where) and not _has_remote(config):
         return {}
     named: dict[str, tuple[str, str]] = {}  # path -> (its own place, what it resolves to), from the top
     for p in paths:
@@ -913,7 +915,7 @@ def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, tuple[set[str] 
     if not named:
         return {}
     head_ref = _head_ref(where)
-    here = _checked_out(where, bool(head_ref) and head_ref not in refs, fetched)
+    here = _checked_out(where, bool(head_ref) and head_ref not in refs)
     from memcli.git.repo import git_input
 
     # What is checked out and every branch and tag: a file is the work of the commits that wrote
@@ -959,8 +961,9 @@ def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, tuple[set[str] 
 
 
 def source_key(line: str) -> str | None:
-    """A line of a source file as ``foreign_lines`` compares it: stripped, an expanded ``$Id$``
-    put back (a branch's .gitattributes may ask git for ``ident``); None for a blank line."""
+    """A line as provenance compares it: stripped, an expanded ``$Id$`` put back (a branch's
+    .gitattributes may ask git for ``ident``: the work tree's copy expands it); None for a blank
+    line.  ``foreign_lines`` compares the lines of sources so; a memory file's, ``_line_key``."""
     line = line.replace("\r", "").strip()
     if "$Id" in line:
         line = re.sub(_IDENT, "$Id$", line)

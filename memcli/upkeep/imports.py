@@ -772,13 +772,14 @@ class Report:
         }
 
 
-def plan(root: Path, given: list[str], cwd: Path | None = None) -> tuple[list[str], list[Unit]]:
-    """Every source read and split, before anything is written: the files and their units.
-    Raises MemcliError (one line) for the first source that cannot be imported."""
+def plan(root: Path, given: list[str], cwd: Path | None = None) -> tuple[list[str], list[Unit], dict[str, str]]:
+    """Every source read and split, before anything is written: the files (as shown), their units,
+    and each file's text as read (by its path).  Raises MemcliError (one line) for the first source
+    that cannot be imported."""
     from memcli.storage.fsutil import is_inside
     from memcli.storage.paths import MEMORY_DIR
 
-    files, units = [], []
+    files, units, texts = [], [], {}
     for source in find_sources(root, given, cwd):
         if is_inside(source.path, root / MEMORY_DIR):
             raise MemcliError(f"{source.shown} is memcli's own memory, not a source to import; nothing imported")
@@ -788,8 +789,9 @@ def plan(root: Path, given: list[str], cwd: Path | None = None) -> tuple[list[st
         if text is None:
             continue
         files.append(source.shown)
+        texts[str(source.path)] = text
         units.extend(units_of(source, text))
-    return files, units
+    return files, units, texts
 
 
 def refusal(store: Store, unit: Unit, allow: set[str]) -> tuple[str | None, list[str]]:
@@ -830,11 +832,11 @@ def run_import(
     store = mem.store
     chosen = mem.agent(agent, writing=True)
     allowed = {r.removeprefix("allow-") for r in api.allow_tags(allow)}
-    files, units = plan(store.layout.root, given, cwd)
+    files, units, texts = plan(store.layout.root, given, cwd)
     store.layout.require()
     report = Report(chosen, dry_run)
     report.files = files
-    unreviewed = _unreviewed(store.layout, units)
+    unreviewed = _unreviewed(store.layout, units, texts)
     with contextlib.nullcontext() if dry_run else store.batch():  # one lock: a second import waits, then sees ours
         _import_units(mem, store, chosen, units, unreviewed, allowed, report)
     return report
@@ -891,7 +893,7 @@ def _is_state(tag: str) -> bool:
     return tag in (PINNED_TAG, ARCHIVED_TAG) or tag.startswith((SUPERSEDES, "allow-"))
 
 
-def _unreviewed(layout: Layout, units: list[Unit]) -> dict[Unit, str]:
+def _unreviewed(layout: Layout, units: list[Unit], texts: dict[str, str]) -> dict[Unit, str]:
     """The units of files in the repository that hold a line nobody reviewed (a line a foreign
     commit added that the trusted branch lacks: ``provenance.foreign_lines``), and why each is
     skipped.  A unit holds the lines from its first to the line before the next unit of its file
@@ -914,13 +916,8 @@ def _unreviewed(layout: Layout, units: list[Unit]) -> dict[Unit, str]:
         if keys is None or any(u.whole for u in mine):
             out.update((u, why) for u in mine)
             continue
-        try:
-            text = Path(path).read_text(encoding="utf-8", errors="replace").removeprefix("\ufeff")
-        except OSError:
-            out.update((u, why) for u in mine)
-            continue
-        numbered = list(enumerate(text.replace("\r\n", "\n").split("\n"), 1))
-        theirs = [n for n, line in numbered if provenance.source_key(line) in keys]
+        numbered = list(enumerate(texts[path].split("\n"), 1))  # as read: the units' line numbers
+        theirs = {n for n, line in numbered if provenance.source_key(line) in keys}
         heading = min((n for n, line in numbered if n in theirs and line.lstrip().startswith("#")), default=None)
         for k, unit in enumerate(mine):
             end = mine[k + 1].line if k + 1 < len(mine) else len(numbered) + 1

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from memcli.cli.spec import (
-    BY_ID_PROJECT,
-    BY_ID_USER,
+    BY_ID_SCOPE,
     agent_or_id,
     entry_id_argument,
     CommandSpec,
     Param,
-    project_flag,
     quiet_flag,
-    user_flag,
 )
 
 SPEC = CommandSpec(
@@ -31,8 +28,7 @@ agent has an entry with that id.""",
         entry_id_argument("The task entry's id (see `memcli list AGENT -c tasks`)."),
         Param("text", "argument", help="Only the open tasks that contain this text.", metavar="[TEXT]"),
         quiet_flag(),
-        user_flag(BY_ID_USER),
-        project_flag(BY_ID_PROJECT),
+        *BY_ID_SCOPE,
     ),
 )
 

@@ -5,15 +5,12 @@ from __future__ import annotations
 from memcli.cli.spec import (
     ALLOW_RULE,
     ALLOW_SECRET,
-    BY_ID_PROJECT,
-    BY_ID_USER,
+    BY_ID_SCOPE,
     CommandSpec,
     Param,
     agent_or_id,
     entry_id_argument,
-    project_flag,
     tag_option,
-    user_flag,
 )
 
 SPEC = CommandSpec(
@@ -41,8 +38,7 @@ keeps the text. The agent may be left out when no other agent has an entry with 
         tag_option("Tags (repeatable): with new text, added to its #hashtags; alone, they replace the tags."),
         ALLOW_SECRET,
         ALLOW_RULE,
-        user_flag(BY_ID_USER),
-        project_flag(BY_ID_PROJECT),
+        *BY_ID_SCOPE,
     ),
 )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import budget_option, agent_option, CommandSpec, DRY_RUN, json_flag, Param
+from memcli.cli.spec import budget_option, agent_option, CommandSpec, DRY_RUN, json_flag, Param, remove_flag
 
 SPEC = CommandSpec(
     name="export",
@@ -39,14 +39,7 @@ reads the section back.""",
         agent_option("The agent whose memory is exported.", default="dev"),
         budget_option("Token budget of the section [default: inject's, 2000].", max=100_000),
         DRY_RUN,
-        Param(
-            "remove",
-            "flag",
-            flags=("--remove",),
-            type=bool,
-            default=False,
-            help="Take the section out (the rest of the file stays).",
-        ),
+        remove_flag("Take the section out (the rest of the file stays)."),
         json_flag("Print what was (or would be) written, as JSON."),
     ),
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import BY_ID_PROJECT, BY_ID_USER, agent_or_id, CommandSpec, Param, project_flag, user_flag
+from memcli.cli.spec import BY_ID_SCOPE, agent_or_id, CommandSpec, Param
 
 SPEC = CommandSpec(
     name="rm",
@@ -29,8 +29,7 @@ and pulls.""",
             default=False,
             help="Do not ask for confirmation on a terminal.",
         ),
-        user_flag(BY_ID_USER),
-        project_flag(BY_ID_PROJECT),
+        *BY_ID_SCOPE,
     ),
 )
 

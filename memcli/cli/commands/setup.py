@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import agent_option, CommandSpec, Param, quiet_flag
+from memcli.cli.spec import agent_option, CommandSpec, Param, quiet_flag, remove_flag
 
 SPEC = CommandSpec(
     name="setup",
@@ -35,14 +35,7 @@ that ran setup. Running it twice changes nothing; --check says whether all is in
             choices=("claude-code", "cursor", "codex"),
         ),
         agent_option("The memcli agent id the sessions read and write.", default="dev"),
-        Param(
-            "remove",
-            "flag",
-            flags=("--remove",),
-            type=bool,
-            default=False,
-            help="Take out exactly what setup added; keep the rest.",
-        ),
+        remove_flag("Take out exactly what setup added; keep the rest."),
         Param(
             "check",
             "flag",

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from memcli.cli.spec import (
-    BY_ID_PROJECT,
-    BY_ID_USER,
+    BY_ID_SCOPE,
     agent_or_id,
     entry_id_argument,
     CommandSpec,
     json_flag,
-    project_flag,
-    user_flag,
 )
 
 SPEC = CommandSpec(
@@ -33,8 +30,7 @@ project's memory does not hold is looked for in your personal memory.""",
         agent_or_id(project=True),
         entry_id_argument("The entry's id."),
         json_flag('Print the entry as JSON ("scope": "project" or "user").'),
-        user_flag(BY_ID_USER),
-        project_flag(BY_ID_PROJECT),
+        *BY_ID_SCOPE,
     ),
 )
 

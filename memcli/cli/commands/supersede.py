@@ -5,16 +5,13 @@ from __future__ import annotations
 from memcli.cli.spec import (
     ALLOW_RULE,
     ALLOW_SECRET,
-    BY_ID_PROJECT,
-    BY_ID_USER,
+    BY_ID_SCOPE,
     CommandSpec,
     Param,
     agent_or_id,
     entry_id_argument,
     json_flag,
-    project_flag,
     tag_option,
-    user_flag,
 )
 
 SPEC = CommandSpec(
@@ -42,8 +39,7 @@ supersede the same entry, the newer successor is the version shown, and both are
         ALLOW_SECRET,
         ALLOW_RULE,
         json_flag("Print the new entry as JSON (as `memcli show --json` does)."),
-        user_flag(BY_ID_USER),
-        project_flag(BY_ID_PROJECT),
+        *BY_ID_SCOPE,
     ),
 )
 
