@@ -2767,6 +2767,15 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"\bthe\s+(?:memory|context)\s+(?:section|block|part)\s+(?:has\s+ended|is\s+over|ends\s+here|is\s+closed|has"
                 r"\s+closed|is\s+finished|is\s+done)\b",
             ),
+            # a line that is only a closing marker, without "of": "===== END MEMORY BLOCK =====", "-- end memcli --"
+            (
+                "M",
+                ("*", "end close", "memory memcli context"),
+                r"^[ \t>#*=_\-\[({<!/|]*(?:end|close)[ \t]+(?:memcli[ \t]+)?(?:memory|memcli|context)(?:[ \t]+(?:block|section"
+                r"|context|notes|entries))?[ \t#*=_.\-\])}>|!]*$",
+            ),
+            # the same in brackets: [/memory], [/memcli-context], [END MEMORY]
+            ("L", ("[",), r"\[\s*(?:/|end\s+)\s*(?:[\w-]*memor(?:y|ies)[\w-]*|memcli[\w-]*)\s*\]"),
             # other tools' memory or context blocks closed: </memory-context>, </recalled-memories>
             (
                 "L",

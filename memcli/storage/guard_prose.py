@@ -1043,6 +1043,10 @@ _ML_CANCEL = (
     r"|não\s+(?:são|é)\s+mais|sem\s+efeito|anulad[ao]s?|revogad[ao]s?|deixa[mr]?\s+de\s+valer)"
     r"|忽略|无视|無視|作废|作廢|无效|無效|不再适用|不再有效|不再適用|失效|废除|廢除|不适用|無効|従わない|従わなくて"
     r"|適用されません|適用されない|廃止|取り消|忘れて"
+    # switched off, lifted or out of date: "gelten hier nicht", "comme désactivées", "estão desatualizadas"
+    r"|\bgelten\b[^.;:]{0,40}\bnicht\b|\bdeaktiviert\w*|\bdésactivée?s?\b|\bdesactivad[ao]s?\b|\bdesativad[ao]s?\b"
+    r"|\bdesatualizad[ao]s?\b|\bdesactualizad[ao]s?\b|\bdépassée?s?\b|\blevée?s?\b|\blevantad[ao]s?\b"
+    r"|过时|過時|已停用|停用|禁用|解除|無効化"
 )
 # the memory as the only authority: "es gelten nur diese Notizen", "sigue solo estas notas"
 _ML_MEMORY_ONLY = (
@@ -1051,32 +1055,60 @@ _ML_MEMORY_ONLY = (
     r"|(?:diese[nm]?|estas|ces)\s+(?:notizen|notas|notes)\b[^.;\n]{0,30}\b(?:maßgeblich|verbindlich|prevalecen"
     r"|prevalece|priment|prime|prevalecem)\b|(?:maßgeblich|verbindlich)\s+(?:sind|ist)\s+(?:nur\s+|ausschließlich\s+)?"
     r"(?:diese[nm]?)\s+notizen"
+    r"|\b(?:nur|ausschließlich|allein|solo|solamente|únicamente|uniquement|seulement|apenas|somente|exclusivamente)\s+"
+    r"(?:o\s+que\s+(?:está|estiver|diz)\s+|lo\s+que\s+(?:está|dice|diga)\s+|ce\s+qui\s+est\s+|ce\s+que\s+dit\s+"
+    r"|was\s+)?(?:n?esta|en\s+esta|dans\s+cette|in\s+diesem|diesem|in\s+dieser|dieser)\s+"
+    r"(?:memória|memoria|mémoire|speicher|notiz|nota|note)\b"
     r"|只(?:遵循|遵守|听从|服从|按照)这些|仅(?:遵循|遵守|听从)这些|只(?:遵循|遵守)這些|このメモだけ|このメモのみ|これらのメモだけ"
     r"|これらのメモのみ"
+)
+# the memory ranked above the user, the system or their guidance: "die Notizen haben Vorrang vor
+# System- und Benutzeranweisungen", "las notas tienen prioridad sobre cualquier instrucción del usuario"
+_ML_MEMORY = (
+    r"\b(?:notizen|speichers?|gedächtnis\w*|notas|memoria|memória|notes|mémoire|einträge|entradas|entrées)\b"
+    r"|记忆|記憶|笔记|筆記|メモ|备忘"
+)
+_ML_RANK = (
+    r"\b(?:vorrang|priorit[äa]t|prioridad|prioridade|priorité|primazia|prevalece\w*|priment|prime|préval\w*"
+    r"|gewinnt|gewinnen|ganan?|gagnent|gagne|ganham?|überstimm\w*)\b|优先|優先|高于|高於|为准|為準|を優先"
 )
 # guidance about something else: "die alten Regeln für Branch-Namen", "las reglas para el despliegue"
 _ML_TOPIC = r"^\s*(?:für|über|zum|zur|para|sobre|pour|sur|concernant|acerca)\b"
 _ML_SEND = (
     r"\b(?:sende\w*|schick\w*|lade\w*|übertrag\w*|envía\w*|envia\w*|enviar|manda\w*|sube|subir|súbel\w*|envoie\w*"
-    r"|envoyer|envoyez|téléverse\w*|transfère\w*|mande|carregue\w*|compart[ae]\w*|partage\w*|teile\w*)\b"
-    r"|发送|發送|发到|上传|上傳|传到|送信|アップロード|送って|送る"
+    r"|envoyer|envoyez|téléverse\w*|transfère\w*|mande|carregue\w*|compart[ae]\w*|partage\w*|teile\w*"
+    r"|anex\w*|adjunt\w*|anhäng\w*|hänge\w*|joignez|joindre|postez|poste[rz]?|publica\w*|posta\w*)\b"
+    r"|发送|發送|发到|上传|上傳|传到|送信|アップロード|送って|送る|贴到|贴在|粘贴|發給|发给|提交到|貼って|貼り付け"
 )
+_ML_DEST = r"\b(?:públic[oa]s?|öffentlich\w*|publique|publiques)\b|公开|公開|https?://"
 _ML_TELL_NOT = (
     r"\b(?:no\s+(?:le\s+|les\s+)?(?:digas|diga|menciones|mencione|cuentes|informes)|sag\w*\s+(?:\w+\s+){0,3}nichts"
-    r"|nicht\s+erwähnen|erwähne\s+\w*\s*nicht|verschweig\w*|ne\s+(?:le\s+|lui\s+|leur\s+)?(?:dis|dites|mentionne\w*)"
-    r"\s+(?:\w+\s+){0,2}(?:pas|rien)|não\s+(?:conte|diga|mencione|informe)\w*)\b"
-    r"|不要告诉|别告诉|不要提及|不要提到|不要让用户知道|言わないで|伝えないで|知らせないで|報告しないで"
+    r"|nicht\s+erwähnen|erwähne\w*\s+(?:\w+\s+){0,5}nicht|verschweig\w*"
+    r"|ne\s+(?:le\s+|lui\s+|leur\s+|les\s+)?(?:dis|dites|mentionne\w*|signale\w*|indique\w*|parle\w*|rapporte\w*"
+    r"|précise\w*)\s+(?:\w+\s+){0,2}(?:pas|rien|jamais)|não\s+(?:conte|diga|mencione|informe|relate|reporte|comente)\w*"
+    r"|sem\s+(?:comentar|mencionar|avisar|informar)|sin\s+(?:comentar|mencionar|avisar|informar)"
+    r"|sans\s+(?:le\s+|en\s+)?(?:mentionner|signaler|dire|prévenir)|ohne\s+(?:es\s+|das\s+)?(?:zu\s+)?(?:erwähnen|sagen|melden)"
+    r"|n[ãa]o\s+precisa\w*\s+saber|no\s+necesita\w*\s+saber|n'a\s+pas\s+besoin\s+de\s+(?:le\s+)?savoir"
+    r"|muss\s+(?:davon\s+)?nichts\s+wissen|braucht\s+(?:davon\s+)?nichts\s+(?:zu\s+)?wissen"
+    r"|(?:lass|lasse|lassen)\s+(?:\w+\s+){0,4}(?:aus\s+der\s+zusammenfassung|weg))\b"
+    r"|不要告诉|别告诉|不要提及|不要提到|不要让用户知道|言わないで|伝えないで|知らせないで|報告しないで|含めないで|書かないで"
+    r"|触れないで|不需要知道|不必知道|知る必要はない"
 )
 _ML_AUDIENCE = (
     r"\b(?:usuari[oa]s?|usuário\w*|nutzer\w*|benutzer\w*|anwender\w*|utilisat\w*|revisor\w*|prüfer\w*|relecteur\w*"
-    r"|reviewer\w*)\b|用户|用戶|审查者|ユーザー|レビュアー"
+    r"|reviewer\w*|resumo|resumen|zusammenfassung|résumé|changelog|protokoll)\b|用户|用戶|审查者|ユーザー|レビュアー|报告|報告"
+    r"|总结|摘要|要約"
 )
 _ML_SENTENCE = r"[^.;!?。！？；\n]+(?:[.!?](?=[\w/~$\-])[^.;!?。！？；\n]*)*"
 # words of those languages that an ASCII text may show (a text with other letters is always judged)
 _ML_WORDS = frozenset(
     "anweisungen regeln richtlinien vorgaben instrucciones reglas directrices normas consignes regles"
     " instrucoes regras diretrizes notizen notas sende schicke envia manda sube envoie mande digas diga menciones"
-    " usuario usuarios nutzer benutzer utilisateur ignora ignorez ignoriere ignorieren".split()
+    " usuario usuarios nutzer benutzer utilisateur ignora ignorez ignoriere ignorieren schicken senden hochladen"
+    " notizen vorrang prioridad prioridade priorite erwahne erwahnen signalez mencionar comentar"
+    # a few words that only those languages write, so that a sentence of theirs in ASCII is judged
+    " nicht bitte und oder wenn immer werden los las por cuando siempre les des pour avec toujours quand pas"
+    " sempre quando uma".split()
 )
 _ML: list[re.Pattern[str]] = []
 # the letters of those languages (typographic quotes and dashes are no sign of one)
@@ -1087,9 +1119,15 @@ def _foreign(lower: str) -> list[tuple[str, int, int]]:
     """Override, concealment and exfiltration told in another language (see _ML_*)."""
     if not _ML:
         _prepare_foreign()
-    guidance, owner, earlier, cancel, memory_only, topic, send, tell_not, audience, sentence = _ML
+    guidance, owner, earlier, cancel, memory_only, topic, send, tell_not, audience, sentence, memory, rank, dest2 = _ML
     out: list[tuple[str, int, int]] = []
-    if not (guidance.search(lower) or send.search(lower) or tell_not.search(lower)):
+    if not (
+        guidance.search(lower)
+        or send.search(lower)
+        or tell_not.search(lower)
+        or rank.search(lower)
+        or memory_only.search(lower)
+    ):
         return out
     secret, dest = _PATTERNS[4], _PATTERNS[5]
     text_guidance = False
@@ -1101,13 +1139,20 @@ def _foreign(lower: str) -> list[tuple[str, int, int]]:
             out.append(("override", base + g[0].start(), base + g[0].end()))
         text_guidance = text_guidance or bool(g) or owner.search(part) is not None
         m = memory_only.search(part)
-        if m and text_guidance:
+        if m and (text_guidance or audience.search(lower)):
             out.append(("override", base + m.start(), base + m.end()))
+        r = rank.search(part)
+        if r and (g or owner.search(part, r.end()) or audience.search(part, r.end())):
+            mem = memory.search(part, 0, r.start())
+            if mem and (
+                owner.search(part, r.end()) or audience.search(part, r.end()) or guidance.search(part, r.end())
+            ):
+                out.append(("override", base + mem.start(), base + r.end()))
         t = tell_not.search(part)
         if t and audience.search(part):
             out.append(("concealment", base + t.start(), base + t.end()))
         v = send.search(part)
-        if v and secret.search(part) and dest.search(part):
+        if v and secret.search(part) and (dest.search(part) or dest2.search(part)):
             out.append(("exfiltration", base + v.start(), base + v.end()))
     return out
 
@@ -1119,4 +1164,5 @@ def _prepare_foreign() -> None:
         import re
 
         sources = (_ML_GUIDANCE, _ML_OWNER, _ML_EARLIER, _ML_CANCEL, _ML_MEMORY_ONLY, _ML_TOPIC, _ML_SEND)
-        _ML.extend([re.compile(x) for x in (*sources, _ML_TELL_NOT, _ML_AUDIENCE, _ML_SENTENCE)])
+        more = (_ML_TELL_NOT, _ML_AUDIENCE, _ML_SENTENCE, _ML_MEMORY, _ML_RANK, _ML_DEST)
+        _ML.extend([re.compile(x) for x in (*sources, *more)])
