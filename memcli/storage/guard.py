@@ -2068,14 +2068,14 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"\b(?:" + _INTERP + r"|xargs)\s+(?:-\S+\s+)*[\"']?(?:\$\(|`)\s*(?:sudo\s+)?" + _FETCH + r"\b",
             ),
             (
-                "L",
+                "P",  # not "we removed the old `iex (iwr …)` one-liner"
                 ("iex invoke",),
                 r"\b(?:iex|invoke-expression)\b\s*[(&]?\s*(?:\(\s*|&\s*)*(?:\[?(?:system\.)?text\.encoding\]::\w+\.getstring\(\s*)?"
                 r"(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget|start-bitstransfer|new-object\s+(?:system\.)?net\.webclient"
                 r"|\[?(?:system\.)?net\.webclient\]?|\$\w+\.downloadstring)",
             ),
             (
-                "L",
+                "P",
                 (".downloadstring .downloaddata iwr irm invoke start",),
                 r"\.downloadstring\s*\(|\.downloaddata\s*\(|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|start-bitstransfer)"
                 r"\b[^\n]{0,200}?[|;]\s*(?:iex|invoke-expression|&\s*\$|start-process|\.\s*\$)",
@@ -3314,7 +3314,9 @@ _NEG_NEAR = _Lazy(
     r"(?:\s+(?:ever|just|simply|silently|blindly|accidentally|quietly|casually|be\s+tempted\s+to|try\s+to|attempt\s+to"
     r"|allowed\s+to|permitted\s+to|able\s+to|going\s+to|want\s+to|need\s+to|to|you|the\s+agent|agents?|anyone|it|hand-"
     r"|manually|directly|allow|permit|enable|deliberately))*"
-    r"\s*$"
+    # the thing itself named after a verb of using it: "never use `curl … | sh`", "not from `…`"
+    r"(?:\s+(?:use|run|type|paste|copy|execute|pipe|from|via|with|through|using|running|piping))?"
+    r"\s*[`\"']?\s*$"
 )
 # A negation anywhere in the sentence before the words ("never push ... without telling the user").
 _NEG_SENTENCE = _Lazy(
