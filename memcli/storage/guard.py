@@ -2984,12 +2984,16 @@ def _rule_sources() -> dict[str, list[tuple]]:
             (
                 "N",  # not "don't add servers to .mcp.json", "never hand-edit anything in .git/hooks"
                 (
-                    "append appending add adding write writing insert put echo printf cat copy cp mv ln install place drop inject plant create modify edit change update overwrite replace register configure sed patch set hook",
+                    "append appending add adding write writing insert put echo printf cat copy cp mv ln install place drop inject plant create modify edit change update overwrite replace register configure sed patch set hook"
+                    " editing modifying changing updating creating overwriting replacing patching inserting installing"
+                    " registering configuring copying planting injecting placing",
                     "bashrc zshrc bash_profile zprofile zshenv zlogin bash_login profile cshrc tcshrc kshrc fish etc hooks claude codex cursor mcp gemini authorized_keys crontab launchagents launchdaemons systemd autostart git",
                 ),
                 r"\b(?:append|appending|add|adding|write|writing|insert|put|echo|printf|cat\s*<<|copy|cp|mv|ln\s+-s\w*|install"
                 r"|place|drop|inject|plant|create|modify|edit|change|update|overwrite|replace|register|configure|sed\s+-i\S*"
-                r"|patch|set\s+up|hook\s+into)\b"
+                r"|patch|set\s+up|hook\s+into|(?:(?<=by )|(?<=start )|(?<=begin )|(?<=keep )|(?<=starting )|(?<=remember ))"
+                r"(?:editing|modifying|changing|updating|creating|overwriting|replacing|patching|inserting|installing"
+                r"|registering|configuring|copying|planting|injecting|placing))\b"
                 + _S
                 + r"{0,80}?(?:~?/?\.(?:bashrc|zshrc|bash_profile|zprofile|zshenv|zlogin"
                 r"|bash_login|profile|cshrc|tcshrc|kshrc)\b|\.config/fish/config\.fish|/etc/(?:profile|bash\.bashrc|environment"
