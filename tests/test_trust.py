@@ -1058,11 +1058,11 @@ def test_a_linked_work_tree_of_a_clone_that_fetched_shows_its_memory(team):
     assert [a["text"] for a in report["added"]] == ["Run `make test` before every commit"]
 
 
-def _their_branch(team, change) -> Path:
+def _their_branch(team, change, claude: str = "# Conventions\n\n- Use integer cents for money\n") -> Path:
     """Alice's CLAUDE.md on main (reviewed), Mallory's branch changing it by ``change(mallory)``,
     checked out in Alice's clone."""
     alice, mallory = team["alice"], team["mallory"]
-    (alice / "CLAUDE.md").write_text("# Conventions\n\n- Use integer cents for money\n")
+    (alice / "CLAUDE.md").write_text(claude)
     (alice / "docs").mkdir()
     (alice / "docs" / "notes.md").write_text("- The staging cluster takes every deploy first\n")
     sh(alice, "add", "-A")
@@ -1096,6 +1096,51 @@ def test_their_lines_are_skipped_whatever_an_import_strips_from_them(team):
     report = json.loads(run("import", "--json", cwd=alice, check=True).stdout)
     assert [a["text"] for a in report["added"]] == ["Use integer cents for money"], report["added"]
     assert len(report["skipped"]) >= 3 and all("unreviewed" in s["reason"] for s in report["skipped"])
+
+
+NEVER = (
+    "# Conventions\n\n- Use integer cents for money\n\nNever do any of these:\n\n- deploy on Fridays\n- skip the canary\n"
+    "\n## Retired, do not follow\n\n- merge without the tests\n"
+)
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        "lead-in taken out",  # "Never do any of these:" gone: each item now reads as a rule
+        "item moved",  # an item moved from under the lead-in to the conventions
+        "heading taken out",  # "## Retired, do not follow" gone: the item under it reads as a rule
+    ],
+)
+def test_a_line_they_took_out_or_moved_does_not_make_reviewed_lines_say_something_else(team, how: str):
+    """Their commit adds no line, yet makes reviewed lines say something else: what their version
+    of the file says and the trusted branch's does not is skipped, the rest comes in."""
+    edits = {
+        "lead-in taken out": ("Never do any of these:\n\n", ""),
+        "item moved": (
+            "- Use integer cents for money\n\nNever do any of these:\n\n- deploy on Fridays\n",
+            "- Use integer cents for money\n- deploy on Fridays\n\nNever do any of these:\n\n",
+        ),
+        "heading taken out": ("## Retired, do not follow\n\n", ""),
+    }
+
+    def change(mallory: Path) -> None:
+        claude = mallory / "CLAUDE.md"
+        old, new = edits[how]
+        assert old in claude.read_text()
+        claude.write_text(claude.read_text().replace(old, new))
+
+    alice = _their_branch(team, change, NEVER)
+    report = json.loads(run("import", "--json", "--dry-run", cwd=alice, check=True).stdout)
+    added = {a["text"] for a in report["added"]}
+    assert not added & {"deploy on Fridays", "skip the canary"}, report["added"]
+    if how == "heading taken out":
+        assert not any("merge without the tests" in a for a in added), report["added"]
+    assert report["skipped"] and all("unreviewed: from commit" in s["reason"] for s in report["skipped"])
+    assert "Use integer cents for money" in added
+    sh(alice, "checkout", "-q", "main")  # the trusted branch's own file: every unit as it was reviewed
+    report = json.loads(run("import", "--json", "--dry-run", cwd=alice, check=True).stdout)
+    assert report["skipped"] == [] and len(report["added"]) == 4
 
 
 def test_a_symlink_their_commit_made_imports_nothing_it_leads_to(team):
