@@ -1184,6 +1184,30 @@ def test_a_committed_local_settings_file_does_not_choose_the_auto_memory_folder(
     assert committed["added"] == []
 
 
+@pytest.mark.parametrize("link", [".claude", ".claude/settings.local.json"])
+def test_a_committed_symlink_does_not_choose_the_auto_memory_folder_either(tmp_path: Path, link: str):
+    """A commit of `.claude -> cc` and `cc/settings.local.json` (git lists nothing under a symlink's
+    name): the local settings file is still a commit's, not the reader's choice."""
+    home = tmp_path / "home"
+    elsewhere = home / "private"
+    elsewhere.mkdir(parents=True)
+    (elsewhere / "MEMORY.md").write_text("- my sandbox password hint is the cat's name\n")
+    repo = repository(tmp_path / "solo", "Solo")
+    (repo / "cc").mkdir()
+    (repo / "cc" / "settings.local.json").write_text(json.dumps({"autoMemoryDirectory": str(elsewhere)}))
+    if link == ".claude":
+        (repo / ".claude").symlink_to("cc")
+    else:
+        (repo / ".claude").mkdir()
+        (repo / link).symlink_to("../cc/settings.local.json")
+    (repo / "CLAUDE.md").write_text("- Use integer cents for money\n")
+    sh(repo, "add", "-A")
+    sh(repo, "commit", "-qm", "settings")
+    env = clean_env(HOME=str(home), CLAUDE_CONFIG_DIR=str(home / ".claude"))
+    report = json.loads(run("import", "--dry-run", "--json", cwd=repo, env=env, check=True).stdout)
+    assert [a["text"] for a in report["added"]] == ["Use integer cents for money"], report["added"]
+
+
 def test_a_heading_of_theirs_holds_what_follows_and_no_heading_pins(team):
     """`## Pinned` above reviewed items: a heading names a part of a file and pins nothing, and one
     their commit wrote holds every item after it (it decides their category and tag)."""

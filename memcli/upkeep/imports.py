@@ -462,12 +462,10 @@ def claude_memory_folder(root: Path) -> Path | None:
     written '-'.  None if there is none."""
     import json
 
-    from memcli.git.repo import tracked
-
     config = claude_config_dir()
     local = root / ".claude" / "settings.local.json"
     for settings in (local, config / "settings.json"):
-        if settings is local and local.exists() and tracked(root, ".claude/settings.local.json"):
+        if settings is local and local.exists() and _committed(root, local):
             continue  # a local settings file a commit brought is somebody's, not the reader's choice
         try:
             data = json.loads(settings.read_text(encoding="utf-8"))
@@ -505,6 +503,19 @@ def claude_memory_folder(root: Path) -> Path | None:
                 if entry.startswith(cut + "-") and (projects / entry / "memory").is_dir():
                     return projects / entry / "memory"
     return None
+
+
+def _committed(root: Path, local: Path) -> bool:
+    """Whether a commit put ``.claude/settings.local.json`` there: git tracks it, the file it
+    resolves to in the repository, or a symlink on the way (``.claude -> cc`` with a tracked
+    ``cc/settings.local.json``: git lists nothing under a symlink's name)."""
+    from memcli.git.repo import tracked
+
+    names = {".claude/settings.local.json", ".claude"}
+    real, top = os.path.realpath(local), os.path.realpath(root)
+    if real.startswith(top + os.sep):
+        names.add(os.path.relpath(real, top).replace(os.sep, "/"))
+    return bool((tracked(root, *sorted(names)) or set()) & names)
 
 
 def _is_memory_folder(folder: Path) -> bool:
