@@ -388,6 +388,22 @@ def test_claude_codes_memory_folder_is_found_from_the_main_work_tree_and_named_b
     assert "Deploys happen on Tuesdays" in moved.stdout and settings_file.exists()
 
 
+def test_claude_codes_memory_folder_is_found_for_a_path_with_an_emoji(repo: Path, tmp_path: Path):
+    """Claude Code names the folder with JavaScript's replace, by UTF-16 code unit: an emoji is two
+    of them, so two '-' (one, by code point, named a folder Claude Code never makes)."""
+    assert sanitized("/home/me/app\U0001f680") == "-home-me-app--"
+    assert sanitized("/home/me/caf\u00e9") == "-home-me-caf-"
+    env = env_for(tmp_path)
+    rocket = tmp_path / "app\U0001f680"
+    rocket.mkdir()
+    git("init", "-q", "-b", "main", cwd=rocket)
+    run("init", "-q", "--no-hooks", cwd=rocket, env=env, check=True)
+    folder = Path(env["CLAUDE_CONFIG_DIR"]) / "projects" / (sanitized(str(tmp_path)) + "-app--") / "memory"
+    write(folder, "MEMORY.md", "- Deploys happen on Tuesdays only\n")
+    found = run("import", "--dry-run", cwd=rocket, env=env, check=True)
+    assert "Deploys happen on Tuesdays" in found.stdout
+
+
 # -- export ----------------------------------------------------------------------------------------
 
 

@@ -441,8 +441,10 @@ def classify(path: Path) -> str | None:
 
 def sanitized(path: str) -> str:
     """A folder's name under ``~/.claude/projects/``: its absolute path with every character that is
-    not an ASCII letter or digit written '-' (``/home/me/my_app`` -> ``-home-me-my-app``)."""
-    return re.sub(r"[^A-Za-z0-9]", "-", path)
+    not an ASCII letter or digit written '-' (``/home/me/my_app`` -> ``-home-me-my-app``).  As
+    Claude Code's JavaScript does it, by UTF-16 code unit: a character beyond U+FFFF (an emoji) is
+    two of them, so two '-'."""
+    return re.sub(r"[^A-Za-z0-9]", lambda m: "--" if ord(m.group()) > 0xFFFF else "-", path)
 
 
 CLAUDE_NAME_MAX = 200  # longer names are cut here and given a hash suffix by Claude Code
