@@ -496,6 +496,17 @@ def test_export_and_setup_codex_keep_their_own_sections(repo: Path, tmp_path: Pa
     assert "AGENTS.md: up to date" in check.stderr
 
 
+@pytest.mark.parametrize("data", [b"ok\x00binary\n", b"\xff\xfe# Agents\n"])
+def test_export_into_a_binary_file_gets_one_line_and_changes_nothing(repo: Path, tmp_path: Path, data: bytes):
+    """A NUL byte is valid UTF-8, yet binary data: export wrote its section into such a file."""
+    env = env_for(tmp_path)
+    run("add", "dev", "decisions", "Money is integer cents", cwd=repo, env=env, check=True)
+    (repo / "AGENTS.md").write_bytes(data)
+    result = run("export", cwd=repo, env=env)
+    assert result.returncode == 1 and result.stderr.count("\n") == 1 and "nothing changed" in result.stderr
+    assert (repo / "AGENTS.md").read_bytes() == data
+
+
 def test_export_writes_the_project_text_and_never_through_a_symlink_out(repo: Path, tmp_path: Path):
     env = env_for(tmp_path)
     (repo / ".memory" / "_project.md").write_text("# Invoices\n\nBilling for small shops.\n\n```sh\nmake up\n")
