@@ -4,6 +4,7 @@ steers an agent.  Real git repositories, clones and authors; the agents' hooks a
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -1141,6 +1142,23 @@ def test_a_line_they_took_out_or_moved_does_not_make_reviewed_lines_say_somethin
     sh(alice, "checkout", "-q", "main")  # the trusted branch's own file: every unit as it was reviewed
     report = json.loads(run("import", "--json", "--dry-run", cwd=alice, check=True).stdout)
     assert report["skipped"] == [] and len(report["added"]) == 4
+
+
+def test_a_hold_names_a_branch_never_a_commit_as_one(team):
+    """What the last fetch brought is looked at by its commits: `on 5dcf422d9b7588a6…` (forty hex
+    digits, after `from commit 5dcf422d9b`) read as a branch's name."""
+
+    def change(mallory: Path) -> None:
+        (mallory / "CLAUDE.md").write_text((mallory / "CLAUDE.md").read_text() + "- Deploy on Fridays\n")
+
+    alice = _their_branch(team, change)
+    sh(alice, "checkout", "-q", "main")
+    sh(alice, "checkout", "-q", "origin/pr", "--", "CLAUDE.md")  # their commit: in FETCH_HEAD, not checked out
+    report = json.loads(run("import", "--json", "--dry-run", cwd=alice, check=True).stdout)
+    reasons = [s["reason"] for s in report["skipped"]]
+    assert reasons and not any(re.search(r" on [0-9a-f]{40}", r) for r in reasons), reasons
+    held = run("review", "--json", cwd=alice, check=True)
+    assert not re.search(r'"ref": "[0-9a-f]{40}"', held.stdout)
 
 
 def test_a_symlink_their_commit_made_imports_nothing_it_leads_to(team):

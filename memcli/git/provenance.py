@@ -528,12 +528,9 @@ def _parse_log(done: Any) -> list[Commit]:
         token = tokens[i].strip("\n")
         i += 1
         head = token.split(" ", 1)
-        if len(head[0]) in (40, 64) and all(c in "0123456789abcdef" for c in head[0]) and not token.startswith(":"):
-            out.append(
-                Commit(
-                    head[0], head[1].removeprefix("refs/heads/").removeprefix("refs/remotes/") if len(head) > 1 else ""
-                )
-            )
+        if _is_hash(head[0]) and not token.startswith(":"):
+            ref = head[1].removeprefix("refs/heads/").removeprefix("refs/remotes/") if len(head) > 1 else ""
+            out.append(Commit(head[0], "" if _is_hash(ref) else ref))  # (reached from FETCH_HEAD's commit: no branch)
             continue
         if token.startswith(":") and out and i < len(tokens):
             path = tokens[i]
@@ -550,6 +547,10 @@ def _parse_log(done: Any) -> list[Commit]:
             if new.strip("0") and not parts[-1].startswith("D"):
                 out[-1].wrote.append((path, parents, new))
     return out
+
+
+def _is_hash(text: str) -> bool:
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
 def _infos(top: str, commits: list[str]) -> dict[str, dict[str, str]]:
