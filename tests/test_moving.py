@@ -604,6 +604,24 @@ def test_markers_quoted_in_code_are_examples_for_the_import_too(repo: Path, tmp_
     assert "Real rule one: never commit generated files" in texts and not any("setup's own" in t for t in texts)
 
 
+def test_an_indented_marker_line_is_text_for_the_import_as_for_export(repo: Path, tmp_path: Path):
+    """Export counts a marker only at a line's start; the import counted an indented one too, and
+    paired it with the real section's end: every rule between them was never imported."""
+    env = env_for(tmp_path)
+    write(
+        repo,
+        "AGENTS.md",
+        "# Agents\n\n- memcli's section begins at a line like this one:\n  <!-- memcli export: start -->\n"
+        "\n## Conventions\n\n- Money is integer cents\n- Every endpoint returns problem+json on errors\n",
+    )
+    run("add", "dev", "lessons", "Flush the cache after deploys", cwd=repo, env=env, check=True)
+    run("export", cwd=repo, env=env, check=True)
+    report = json.loads(run("import", "AGENTS.md", "--json", "--dry-run", cwd=repo, env=env, check=True).stdout)
+    added = [a["text"] for a in report["added"]]
+    assert "Money is integer cents" in added and "Every endpoint returns problem+json on errors" in added, added
+    assert not any("Flush the cache" in a for a in added)  # the exported section is still never read back
+
+
 def test_the_pre_commit_hook_says_when_it_cannot_refresh_a_section(tmp_path: Path):
     env = env_for(tmp_path)
     repo = tmp_path / "hooked"

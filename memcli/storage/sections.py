@@ -19,7 +19,7 @@ from memcli.errors import MemcliError
 # ``<!-- memcli export: start -->`` ... (each pair with its own name).
 # A fence line: three or more backticks or tildes (CommonMark's fenced code blocks).
 _FENCE = re.compile(r"(?m)^[ \t]*(`{3,}|~{3,})(.*)$")
-_ANY_MARK = re.compile(r"(?m)^[ \t]*<!-- memcli ([a-z-]+): (start|end) -->[ \t]*\r?$")
+_ANY_MARK = re.compile(r"(?m)^<!-- memcli ([a-z-]+): (start|end) -->[ \t]*\r?$")  # at a line's start, as written
 
 
 def code_blocks(text: str) -> list[tuple[int, int, bool]]:
