@@ -388,6 +388,22 @@ def test_claude_codes_memory_folder_is_found_from_the_main_work_tree_and_named_b
     assert "Deploys happen on Tuesdays" in moved.stdout and settings_file.exists()
 
 
+def test_claude_codes_memory_folder_is_found_for_a_path_with_an_emoji(repo: Path, tmp_path: Path):
+    """Claude Code names the folder with JavaScript's replace, by UTF-16 code unit: an emoji is two
+    of them, so two '-' (one, by code point, named a folder Claude Code never makes)."""
+    assert sanitized("/home/me/app\U0001f680") == "-home-me-app--"
+    assert sanitized("/home/me/caf\u00e9") == "-home-me-caf-"
+    env = env_for(tmp_path)
+    rocket = tmp_path / "app\U0001f680"
+    rocket.mkdir()
+    git("init", "-q", "-b", "main", cwd=rocket)
+    run("init", "-q", "--no-hooks", cwd=rocket, env=env, check=True)
+    folder = Path(env["CLAUDE_CONFIG_DIR"]) / "projects" / (sanitized(str(tmp_path)) + "-app--") / "memory"
+    write(folder, "MEMORY.md", "- Deploys happen on Tuesdays only\n")
+    found = run("import", "--dry-run", cwd=rocket, env=env, check=True)
+    assert "Deploys happen on Tuesdays" in found.stdout
+
+
 # -- export ----------------------------------------------------------------------------------------
 
 
@@ -478,6 +494,17 @@ def test_export_and_setup_codex_keep_their_own_sections(repo: Path, tmp_path: Pa
     assert "memcli setup" not in left and section_of(left) == section_of(both)
     check = run("export", "--dry-run", cwd=repo, env=env, check=True)
     assert "AGENTS.md: up to date" in check.stderr
+
+
+@pytest.mark.parametrize("data", [b"ok\x00binary\n", b"\xff\xfe# Agents\n"])
+def test_export_into_a_binary_file_gets_one_line_and_changes_nothing(repo: Path, tmp_path: Path, data: bytes):
+    """A NUL byte is valid UTF-8, yet binary data: export wrote its section into such a file."""
+    env = env_for(tmp_path)
+    run("add", "dev", "decisions", "Money is integer cents", cwd=repo, env=env, check=True)
+    (repo / "AGENTS.md").write_bytes(data)
+    result = run("export", cwd=repo, env=env)
+    assert result.returncode == 1 and result.stderr.count("\n") == 1 and "nothing changed" in result.stderr
+    assert (repo / "AGENTS.md").read_bytes() == data
 
 
 def test_export_writes_the_project_text_and_never_through_a_symlink_out(repo: Path, tmp_path: Path):
@@ -575,6 +602,24 @@ def test_markers_quoted_in_code_are_examples_for_the_import_too(repo: Path, tmp_
     )
     texts = [a["text"] for a in report["added"]]
     assert "Real rule one: never commit generated files" in texts and not any("setup's own" in t for t in texts)
+
+
+def test_an_indented_marker_line_is_text_for_the_import_as_for_export(repo: Path, tmp_path: Path):
+    """Export counts a marker only at a line's start; the import counted an indented one too, and
+    paired it with the real section's end: every rule between them was never imported."""
+    env = env_for(tmp_path)
+    write(
+        repo,
+        "AGENTS.md",
+        "# Agents\n\n- memcli's section begins at a line like this one:\n  <!-- memcli export: start -->\n"
+        "\n## Conventions\n\n- Money is integer cents\n- Every endpoint returns problem+json on errors\n",
+    )
+    run("add", "dev", "lessons", "Flush the cache after deploys", cwd=repo, env=env, check=True)
+    run("export", cwd=repo, env=env, check=True)
+    report = json.loads(run("import", "AGENTS.md", "--json", "--dry-run", cwd=repo, env=env, check=True).stdout)
+    added = [a["text"] for a in report["added"]]
+    assert "Money is integer cents" in added and "Every endpoint returns problem+json on errors" in added, added
+    assert not any("Flush the cache" in a for a in added)  # the exported section is still never read back
 
 
 def test_the_pre_commit_hook_says_when_it_cannot_refresh_a_section(tmp_path: Path):

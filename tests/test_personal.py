@@ -564,3 +564,26 @@ def test_export_never_writes_personal_memory_into_the_repository(tmp_path: Path)
     before = json.loads(run("list", "--user", "--json", cwd=repo, env=env, check=True).stdout)
     run("import", cwd=repo, env=env, check=True)
     assert json.loads(run("list", "--user", "--json", cwd=repo, env=env, check=True).stdout) == before
+
+
+@pytest.mark.parametrize("xdg", ["unset", "relative"])
+def test_a_relative_home_never_puts_personal_memory_in_the_folder_a_command_runs_in(tmp_path: Path, xdg: str):
+    """HOME=relhome: the default folder (~/.local/share/...) was made under the current folder, a
+    repository's untracked files that the next `git add -A` commits."""
+    env = user_env(tmp_path)
+    env["HOME"] = "relhome"
+    env.pop("XDG_DATA_HOME")
+    if xdg == "relative":
+        env["XDG_DATA_HOME"] = "data"  # invalid by the XDG spec: ignored, so HOME decides
+    repo = tmp_path / "plain"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", cwd=repo)
+    added = run("add", "--user", "dev", "lessons", PERSONAL_TEXT, cwd=repo, env=env)
+    assert added.returncode == 1 and "relative path" in added.stderr and added.stderr.count("\n") == 1
+    assert status(repo) == "" and os.listdir(repo) == [".git"]
+    block = run("inject", "dev", "install packages", cwd=repo, env=env)
+    assert block.returncode == 0 and status(repo) == ""
+    env["MEMCLI_USER_DIR"] = str(tmp_path / "mine")  # an absolute folder named: used as ever
+    run("add", "--user", "dev", "lessons", PERSONAL_TEXT, cwd=repo, env=env, check=True)
+    assert "Use uv" in run("inject", "dev", "install packages", cwd=repo, env=env, check=True).stdout
+    assert status(repo) == ""

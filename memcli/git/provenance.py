@@ -528,12 +528,9 @@ def _parse_log(done: Any) -> list[Commit]:
         token = tokens[i].strip("\n")
         i += 1
         head = token.split(" ", 1)
-        if len(head[0]) in (40, 64) and all(c in "0123456789abcdef" for c in head[0]) and not token.startswith(":"):
-            out.append(
-                Commit(
-                    head[0], head[1].removeprefix("refs/heads/").removeprefix("refs/remotes/") if len(head) > 1 else ""
-                )
-            )
+        if _is_hash(head[0]) and not token.startswith(":"):
+            ref = head[1].removeprefix("refs/heads/").removeprefix("refs/remotes/") if len(head) > 1 else ""
+            out.append(Commit(head[0], "" if _is_hash(ref) else ref))  # (reached from FETCH_HEAD's commit: no branch)
             continue
         if token.startswith(":") and out and i < len(tokens):
             path = tokens[i]
@@ -550,6 +547,10 @@ def _parse_log(done: Any) -> list[Commit]:
             if new.strip("0") and not parts[-1].startswith("D"):
                 out[-1].wrote.append((path, parents, new))
     return out
+
+
+def _is_hash(text: str) -> bool:
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
 def _infos(top: str, commits: list[str]) -> dict[str, dict[str, str]]:
@@ -887,7 +888,19 @@ def _head_ref(where: dict[str, Any]) -> str:
     return first[5:].strip() if first.startswith("ref: ") else ""
 
 
-def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, tuple[set[str] | None, Hold]]:
+class Foreign:
+    """What foreign commits did to one file outside the memory (``foreign_lines``): the lines they
+    added that the trusted branch lacks (None: the file is all theirs), the hold naming the newest
+    of them, the file as each of them wrote it (with its hold), and the trusted branch's version
+    (None: it has none)."""
+
+    __slots__ = ("keys", "hold", "theirs", "trusted")
+
+    def __init__(self, keys: set[str] | None, hold: Hold, theirs: list[tuple[str, Hold]], trusted: str | None):
+        self.keys, self.hold, self.theirs, self.trusted = keys, hold, theirs, trusted
+
+
+def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, Foreign]:
     """For files of the work tree outside the memory (the instruction files ``memcli import``
     reads): the lines of each (``source_key``) that a foreign commit added and the trusted branch's
     version of the file lacks; None for a file that is all theirs (a symlink a foreign commit made:
@@ -895,7 +908,9 @@ def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, tuple[set[str] 
     files, so an import cannot turn a contributor's unreviewed CLAUDE.md into the reader's own
     memory.  Foreign commits on any branch count (a file is the work of the commits that wrote it,
     however it arrived).  Files with nothing foreign are left out; all of them outside git and with
-    no remote and no ``FETCH_HEAD``.  Raises GitFailed when git does not answer.  ``paths`` are
+    no remote and no ``FETCH_HEAD``.  With the lines, the file as each foreign commit wrote it and
+    as the trusted branch has it: a line they took out or moved adds nothing, yet changes what the
+    lines around it say (``memcli import`` compares its units).  Raises GitFailed when git does not answer.  ``paths`` are
     absolute, as named (a symlink's own path); the answer is keyed by the same strings."""
     where = _found(layout) or _where(layout)
     if where is None or not paths:
@@ -936,7 +951,8 @@ def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, tuple[set[str] 
         return {k for k in map(source_key, raw.decode("utf-8", "replace").splitlines()) if k}
 
     added: dict[str, set[str]] = {}
-    by: dict[str, Commit] = {}  # the newest foreign commit that added lines to each path
+    by: dict[str, Commit] = {}  # the newest foreign commit that changed each path
+    versions: dict[str, list[tuple[str, Commit]]] = {}  # each path as foreign commits wrote it
     for c in foreign:
         for path, parents, new in c.wrote:
             if new not in blobs:
@@ -944,20 +960,26 @@ def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, tuple[set[str] 
             before = set().union(*(lines(blobs.get(b, b"")) for b in parents)) if parents else set()
             reviewed = lines(blobs.get(f"{ref_t}:{path}", b"")) if ref_t else set()
             theirs = lines(blobs[new]) - before - reviewed
-            if theirs:
-                added.setdefault(path, set()).update(theirs)
-                by.setdefault(path, c)
-    found: dict[str, tuple[set[str] | None, Commit]] = {}
+            added.setdefault(path, set()).update(theirs)
+            by.setdefault(path, c)
+            versions.setdefault(path, []).append((blobs[new].decode("utf-8", "replace"), c))
+    found: dict[str, tuple[set[str] | None, Commit, str]] = {}
     for p, (link, real) in named.items():
         if link != real and link in added:
-            found[p] = (None, by[link])  # a symlink of theirs: whatever it leads to is their choice
+            found[p] = (None, by[link], link)  # a symlink of theirs: whatever it leads to is their choice
         elif real in added:
-            found[p] = (added[real], by[real])
-    infos = _infos(top, sorted({c.id for _, c in found.values()}))
-    return {
-        p: (keys, Hold(named[p][0], {**infos.get(c.id, {"commit": c.id}), "ref": c.ref}, [], []))
-        for p, (keys, c) in found.items()
-    }
+            found[p] = (added[real], by[real], real)
+    infos = _infos(top, sorted({c.id for _, rel in found.items() for _, c in versions[rel[2]]}))
+
+    def hold(p: str, c: Commit) -> Hold:
+        return Hold(named[p][0], {**infos.get(c.id, {"commit": c.id}), "ref": c.ref}, [], [])
+
+    out: dict[str, Foreign] = {}
+    for p, (keys, c, rel) in found.items():
+        on_t = blobs.get(f"{ref_t}:{rel}") if ref_t else None
+        versions_held = [(text, hold(p, by_c)) for text, by_c in versions[rel]]
+        out[p] = Foreign(keys, hold(p, c), versions_held, None if on_t is None else on_t.decode("utf-8", "replace"))
+    return out
 
 
 def source_key(line: str) -> str | None:

@@ -142,7 +142,7 @@ def personal_root() -> Path:
         path = Path(given).expanduser()
         if not path.is_absolute():  # the same folder from every folder: a relative one is under HOME
             path = Path(os.path.expanduser("~")) / path
-        return (path.parent if path.name == MEMORY_DIR else path).absolute()
+        return path.parent if path.name == MEMORY_DIR else path  # (relative only when HOME is: not_personal)
     home = os.path.expanduser("~")
     if sys.platform == "darwin":
         base = os.path.join(home, "Library", "Application Support")
@@ -160,9 +160,12 @@ def not_personal(root: Path) -> str | None:
     """Why the folder ``root`` must not be used as the personal memory, which lives outside every
     repository (None: it may be): it is a project's (its ``.memory/`` holds ``_project.md``, which
     ``memcli init`` writes and personal memory never has), or it lies inside a project (a folder
-    above it holds ``.memory/``) or inside a ``.memory/`` folder.  Used as personal memory, a
+    above it holds ``.memory/``) or inside a ``.memory/`` folder, or it is a relative path (``HOME``
+    is one: the memory would be made in each folder a command runs in).  Used as personal memory, a
     project's unreviewed memory would count as the developer's own writing, and ``--user`` writes
     would land in it.  A few ``stat`` calls, made only when a personal memory is there."""
+    if not root.is_absolute():  # a relative HOME: a folder of whichever folder a command runs in
+        return f"{root} is a relative path (HOME is {os.environ.get('HOME', '')!r}, not an absolute path)"
     real = Path(os.path.realpath(root))
     if os.path.lexists(real / MEMORY_DIR / PROJECT_FILE):
         return f"{root} is a project's folder (its {MEMORY_DIR}/ holds {PROJECT_FILE})"

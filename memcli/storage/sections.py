@@ -19,7 +19,7 @@ from memcli.errors import MemcliError
 # ``<!-- memcli export: start -->`` ... (each pair with its own name).
 # A fence line: three or more backticks or tildes (CommonMark's fenced code blocks).
 _FENCE = re.compile(r"(?m)^[ \t]*(`{3,}|~{3,})(.*)$")
-_ANY_MARK = re.compile(r"(?m)^[ \t]*<!-- memcli ([a-z-]+): (start|end) -->[ \t]*\r?$")
+_ANY_MARK = re.compile(r"(?m)^<!-- memcli ([a-z-]+): (start|end) -->[ \t]*\r?$")  # at a line's start, as written
 
 
 def code_blocks(text: str) -> list[tuple[int, int, bool]]:
@@ -167,7 +167,7 @@ def _found_again(result: str, body: str | None, marks: tuple[str, str], name: st
 
 def read_text(path: Path, shown: str | None = None) -> str | None:
     """A file memcli shares with the user, as text (None: it is not there); one line and nothing
-    changed when it cannot be read or is not UTF-8 (``shown``: how to name it, else its path).  A
+    changed when it cannot be read or is not UTF-8 text (or holds NUL bytes) (``shown``: how to name it, else its path).  A
     BOM stays: it is written back as it was."""
     name = shown or str(path)
     try:
@@ -178,6 +178,9 @@ def read_text(path: Path, shown: str | None = None) -> str | None:
     except OSError as exc:
         raise MemcliError(f"cannot read {name}: {exc.strerror or exc}; nothing changed") from None
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise MemcliError(f"{name} is not UTF-8 text; nothing changed") from None
+    if "\x00" in text:  # valid UTF-8, yet binary data: no place for a section (import refuses it too)
+        raise MemcliError(f"{name} holds NUL bytes (binary data?); nothing changed")
+    return text

@@ -50,7 +50,9 @@ secrets, the content rules): a unit one of them refuses is reported in one line 
 check happens here.  A unit of a file in the repository that holds a line nobody reviewed (a line
 a foreign commit added and the trusted branch's version of the file lacks:
 ``provenance.foreign_lines``, the memory's own rule applied to the source) is skipped with the
-commit and its author; it comes in once the change is on the trusted branch.  Files outside the
+commit and its author, and so is a unit that their version of the file holds and the trusted
+branch's does not (taking a line out or moving one adds nothing of theirs, yet a lead-in "Never:"
+gone makes the items below it rules); it comes in once the change is on the trusted branch.  Files outside the
 repository (Claude Code's auto memory, ``~/.claude/CLAUDE.md``) are the user's own.
 """
 
@@ -144,13 +146,27 @@ _LINK_ITEM = re.compile(r"^\[[^\]]*\]\(([^)\s]+\.md)\)")
 class Unit:
     """One memory found in a source: its text, the line it starts on, its category and tags."""
 
-    __slots__ = ("path", "shown", "line", "text", "category", "tags", "whole")
+    __slots__ = ("path", "shown", "line", "text", "category", "tags", "whole", "kind")
 
     def __init__(
-        self, path: Path, shown: str, line: int, text: str, category: str, tags: list[str], whole: bool = False
+        self,
+        path: Path,
+        shown: str,
+        line: int,
+        text: str,
+        category: str,
+        tags: list[str],
+        whole: bool = False,
+        kind: str = "markdown",
     ):
         self.path, self.shown, self.line, self.text, self.category, self.tags = path, shown, line, text, category, tags
         self.whole = whole  # the whole file is this one memory (a rule file)
+        self.kind = kind  # the source's kind (``KINDS``)
+
+    @property
+    def says(self) -> tuple[str, str, tuple[str, ...]]:
+        """What the unit would store (text, category, tags), wherever in its file it stands."""
+        return self.text, self.category, tuple(self.tags)
 
     @property
     def where(self) -> str:
@@ -425,8 +441,10 @@ def classify(path: Path) -> str | None:
 
 def sanitized(path: str) -> str:
     """A folder's name under ``~/.claude/projects/``: its absolute path with every character that is
-    not an ASCII letter or digit written '-' (``/home/me/my_app`` -> ``-home-me-my-app``)."""
-    return re.sub(r"[^A-Za-z0-9]", "-", path)
+    not an ASCII letter or digit written '-' (``/home/me/my_app`` -> ``-home-me-my-app``).  As
+    Claude Code's JavaScript does it, by UTF-16 code unit: a character beyond U+FFFF (an emoji) is
+    two of them, so two '-'."""
+    return re.sub(r"[^A-Za-z0-9]", lambda m: "--" if ord(m.group()) > 0xFFFF else "-", path)
 
 
 CLAUDE_NAME_MAX = 200  # longer names are cut here and given a hash suffix by Claude Code
@@ -446,12 +464,10 @@ def claude_memory_folder(root: Path) -> Path | None:
     written '-'.  None if there is none."""
     import json
 
-    from memcli.git.repo import tracked
-
     config = claude_config_dir()
     local = root / ".claude" / "settings.local.json"
     for settings in (local, config / "settings.json"):
-        if settings is local and local.exists() and tracked(root, ".claude/settings.local.json"):
+        if settings is local and local.exists() and _committed(root, local):
             continue  # a local settings file a commit brought is somebody's, not the reader's choice
         try:
             data = json.loads(settings.read_text(encoding="utf-8"))
@@ -489,6 +505,19 @@ def claude_memory_folder(root: Path) -> Path | None:
                 if entry.startswith(cut + "-") and (projects / entry / "memory").is_dir():
                     return projects / entry / "memory"
     return None
+
+
+def _committed(root: Path, local: Path) -> bool:
+    """Whether a commit put ``.claude/settings.local.json`` there: git tracks it, the file it
+    resolves to in the repository, or a symlink on the way (``.claude -> cc`` with a tracked
+    ``cc/settings.local.json``: git lists nothing under a symlink's name)."""
+    from memcli.git.repo import tracked
+
+    names = {".claude/settings.local.json", ".claude"}
+    real, top = os.path.realpath(local), os.path.realpath(root)
+    if real.startswith(top + os.sep):
+        names.add(os.path.relpath(real, top).replace(os.sep, "/"))
+    return bool((tracked(root, *sorted(names)) or set()) & names)
 
 
 def _is_memory_folder(folder: Path) -> bool:
@@ -724,7 +753,7 @@ def units_of(source: Source, text: str) -> list[Unit]:
         cat = category(kind, stem, piece, str(meta.get("type") or "") or None)
         tags = [tag] + ([name] if name else []) + (["pinned"] if pinned else [])
         line = skipped + 1 + (len(body) - len(body.lstrip("\n")))
-        return [Unit(source.path, shown, line, full, cat, tags, whole=True)]
+        return [Unit(source.path, shown, line, full, cat, tags, whole=True, kind=kind)]
     out = []
     folder = source.path.parent
     for piece in split_markdown(body):
@@ -741,7 +770,7 @@ def units_of(source: Source, text: str) -> list[Unit]:
         near = next((slug(h) for level, h in reversed(piece.headings) if level >= 2 and slug(h)), "")
         near = "" if _is_state(near) else near  # "## Pinned" names a part of a file, it pins nothing
         tags = [tag] + ([near] if near and near != tag else [])
-        out.append(Unit(source.path, shown, piece.line + skipped, text_of, cat, tags))
+        out.append(Unit(source.path, shown, piece.line + skipped, text_of, cat, tags, kind=kind))
     return out
 
 
@@ -910,17 +939,37 @@ def _unreviewed(layout: Layout, units: list[Unit], texts: dict[str, str]) -> dic
     except provenance.GitFailed as exc:
         raise MemcliError(f"git did not say where the sources came from ({str(exc)[:120]}); nothing imported") from None
     out: dict[Unit, str] = {}
-    for path, (keys, hold) in found.items():
+    for path, foreign in found.items():
+        keys = foreign.keys
         mine = sorted((u for u in inside if str(u.path) == path), key=lambda u: u.line)
-        why = hold.reason() + ": merge it to the trusted branch first, or add the text yourself"
-        if keys is None or any(u.whole for u in mine):
+        why = foreign.hold.reason() + ": merge it to the trusted branch first, or add the text yourself"
+        if keys is None or (keys and any(u.whole for u in mine)):
             out.update((u, why) for u in mine)
             continue
         numbered = list(enumerate(texts[path].split("\n"), 1))  # as read: the units' line numbers
         theirs = {n for n, line in numbered if provenance.source_key(line) in keys}
         heading = min((n for n, line in numbered if n in theirs and line.lstrip().startswith("#")), default=None)
+        # A unit that reads as their version of the file has it and the trusted branch's does not:
+        # they made it say so by taking a line out or moving one (a lead-in "Never:", a heading),
+        # which adds no line of theirs.
+        reviewed = _says(mine[0], foreign.trusted) if foreign.trusted is not None else set()
+        reworded = {says: hold for text, hold in reversed(foreign.theirs) for says in _says(mine[0], text) - reviewed}
         for k, unit in enumerate(mine):
             end = mine[k + 1].line if k + 1 < len(mine) else len(numbered) + 1
             if any(unit.line <= n < end for n in theirs) or heading is not None and unit.line > heading:
                 out[unit] = why  # (a heading of theirs names what follows it: its category and tag)
+            elif unit.says in reworded:
+                out[unit] = (
+                    reworded[unit.says].reason() + ": merge it to the trusted branch first, or add the text yourself"
+                )
     return out
+
+
+def _says(unit: Unit, text: str) -> set[tuple[str, str, tuple[str, ...]]]:
+    """What the units of another version of ``unit``'s file would store (``Unit.says``), read as
+    the file is read (a version that does not parse holds none)."""
+    source = Source(unit.path, unit.kind, unit.path.parent, unit.shown)
+    try:
+        return {u.says for u in units_of(source, text.removeprefix("\ufeff").replace("\r\n", "\n"))}
+    except MemcliError:
+        return set()
