@@ -143,7 +143,7 @@ _memcli() {
             ;;
         review)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--json --user --project --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return
@@ -193,7 +193,7 @@ _memcli() {
             ;;
         trust)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--branch --all --json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--branch --all --json --user --project --dir --help -h" -- "$cur")); return
             fi
             if [ "${#positional[@]}" -eq 0 ]; then
                 COMPREPLY=($(compgen -W "$(memcli __complete agents 2>/dev/null)" -- "$cur")); return

@@ -311,9 +311,10 @@ def provenance(layout: Layout, refresh: bool = False) -> Provenance:
     fails to answer, what the cache held last stands (it is not replaced, so the next call asks
     again): a git that hangs or refuses never lets what was held back through.  The developer's
     personal memory (``paths.PersonalLayout``) is their own writing: nothing in it is unreviewed
-    (the content rules still judge its text)."""
+    (the content rules still judge its text, and what the reader trusted of it stands)."""
     if layout.personal:
-        return NOTHING
+        trusted = _read_trusted(state_file(layout, TRUST_FILE, common=True))
+        return Provenance([], trusted, None, False) if trusted else NOTHING
     path = state_file(layout, CACHE)
     data = _load(path)
     in_git = _git_dirs(layout) is not None or bool(os.environ.get("GIT_DIR"))

@@ -714,13 +714,15 @@ def gather_personal(
     and lessons that match the task, then (to the same counts as the project's) the newest ones: a
     developer's notes are few and meant for every task.  Its tasks and handoffs stay out (they
     belong to a session of some repository).  Never from git's say-so (the developer's own
-    writing), but the content rules still judge each text (a file edited by hand, or by a tool)."""
+    writing), but the content rules still judge each text (a file edited by hand, or by a tool),
+    and what they flag stays out until the developer trusts it (`memcli trust --user`)."""
     from memcli.recall import trust
     from memcli.search.index import SearchIndex
     from memcli.search.ranking import PINNED_MARK, RECENT_MARK
 
     config = store.config
     memo = trust.Verdicts(store.layout)
+    prov = trust.provenance(store.layout)  # nothing unreviewed; what the developer trusted (`trust --user`)
     index = SearchIndex(store)
     marked = index.marked(agent, recent=True)  # brings the index up to date: no check below
     notice = index.notice()
@@ -733,7 +735,7 @@ def gather_personal(
         if hit.id in seen or hit.category == "tasks":
             return False
         seen.add(hit.id)
-        why = trust.flagged(hit.body, hit.tags, memo)
+        why = trust.verdict(prov, hit.agent, hit.category, hit.id, hit.date, hit.tags, hit.body, memo)
         if why:  # held back as the project's flagged entries are: the block's line says so
             held.append((f"personal {hit.category[:-1]}", hit.id, why))
             return False
