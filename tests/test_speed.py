@@ -329,3 +329,22 @@ def test_search_and_inject_in_a_process_end_as_a_normal_exit_would(mem: Path, tm
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()
     assert proc.wait(timeout=60) == 0 and b"Traceback" not in proc.stderr.read()
+
+
+def test_texts_judged_for_the_first_time_are_kept_without_importing_tempfile(mem: Path):
+    """search and inject that meet texts not judged before write the verdicts down (a cache of the
+    content rules'), without tempfile (16 M instructions of such a run); nothing else left beside."""
+    from .conftest import imported_modules
+
+    store = Store(Layout(mem))
+    store.add("dev", "lessons", "a lesson about redis timeouts")
+    store.add("dev", "tasks", "- [ ] raise the redis timeout")
+    run("search", "redis", cwd=mem, check=True)
+    cache = mem / ".memory" / ".vault" / "verdicts.json"
+    judged = json.loads(cache.read_text())
+    for args in (["search", "redis"], ["inject", "dev", "redis"]):
+        cache.unlink()
+        modules = imported_modules(args, mem)
+        assert "memcli.storage.guard" in modules and "tempfile" not in modules, args
+        assert json.loads(cache.read_text()) == judged, args
+        assert sorted(p.name for p in cache.parent.iterdir() if "verdicts" in p.name) == ["verdicts.json"]
