@@ -174,14 +174,18 @@ def quick_exit(code: int) -> None:
     with ``atexit`` run (``_discard_build``; weakref finalizers), then ``os._exit``.  Nothing is
     left to close: memcli's writes are whole files closed where made (fsutil), tantivy's writers
     are committed and their merges waited for, and the lock is released with the process."""
-    sys.stdout.flush()
-    sys.stderr.flush()
     import atexit
 
+    _flush()
     atexit._run_exitfuncs()
-    sys.stdout.flush()
-    sys.stderr.flush()
+    _flush()
     os._exit(code)
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:  # None: started with it closed (`>&-`)
+            stream.flush()
 
 
 def _entry_point(name: str, args: list[str], dir_option: str | None) -> int:

@@ -329,6 +329,15 @@ def test_search_and_inject_in_a_process_end_as_a_normal_exit_would(mem: Path, tm
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()
     assert proc.wait(timeout=60) == 0 and b"Traceback" not in proc.stderr.read()
+    # Started with standard output closed (`>&-`): inject still exits 0.
+    closed = subprocess.run(
+        [sys.executable, "-m", "memcli", "inject", "nobody", "quick"],
+        cwd=mem,
+        stderr=subprocess.PIPE,
+        env=clean_env(),
+        preexec_fn=lambda: os.close(1),
+    )
+    assert closed.returncode == 0 and b"internal error" not in closed.stderr
 
 
 def test_texts_judged_for_the_first_time_are_kept_without_importing_tempfile(mem: Path):
