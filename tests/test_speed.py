@@ -292,3 +292,68 @@ def test_status_sees_an_edit_in_place_through_the_summaries_turn(mem: Path):
     assert index["fresh"] is False and index["changed_files"] == 1
     run("search", "redis", cwd=mem, check=True)
     assert json.loads(run("status", "--json", cwd=mem, check=True).stdout)["index"]["fresh"] is True
+
+
+QUICK_EXIT_SCRIPT = """
+import atexit, sys
+from memcli.main import quick_exit
+atexit.register(lambda: sys.stdout.write(" registered at exit"))
+sys.stdout.write("said")
+sys.stderr.write("warned")
+quick_exit(3)
+"""
+
+
+def test_search_and_inject_in_a_process_end_as_a_normal_exit_would(mem: Path, tmp_path: Path):
+    """search and inject end by quick_exit (no interpreter teardown, the collector off): the same
+    output, exit codes and functions run at exit as a normal end."""
+    result = subprocess.run(
+        [sys.executable, "-c", QUICK_EXIT_SCRIPT], cwd=tmp_path, capture_output=True, text=True, env=clean_env()
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (3, "said registered at exit", "warned")
+    Store(Layout(mem)).add("dev", "lessons", "quick exits keep the output")
+    for args, code in ((["search", "quick"], 0), (["search", "nothing-like-it"], 0), (["inject", "dev", "quick"], 0)):
+        by_process, in_process = run(*args, cwd=mem, process=True), run(*args, cwd=mem)
+        assert by_process.returncode == in_process.returncode == code, (args, by_process.stderr)
+        assert (by_process.stdout, by_process.stderr) == (in_process.stdout, in_process.stderr), args
+    found = json.loads(run("search", "quick", "--json", cwd=mem, process=True).stdout)
+    assert [h["body"] for h in found] == ["quick exits keep the output"]
+    # The output to a reader that went away: said in main's handlers, as before (exit 0, no traceback).
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memcli", "search", "quick", "-n", "50"],
+        cwd=mem,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=clean_env(),
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    assert proc.wait(timeout=60) == 0 and b"Traceback" not in proc.stderr.read()
+    # Started with standard output closed (`>&-`): inject still exits 0.
+    closed = subprocess.run(
+        [sys.executable, "-m", "memcli", "inject", "nobody", "quick"],
+        cwd=mem,
+        stderr=subprocess.PIPE,
+        env=clean_env(),
+        preexec_fn=lambda: os.close(1),
+    )
+    assert closed.returncode == 0 and b"internal error" not in closed.stderr
+
+
+def test_texts_judged_for_the_first_time_are_kept_without_importing_tempfile(mem: Path):
+    """search and inject that meet texts not judged before write the verdicts down (a cache of the
+    content rules'), without tempfile (16 M instructions of such a run); nothing else left beside."""
+    from .conftest import imported_modules
+
+    store = Store(Layout(mem))
+    store.add("dev", "lessons", "a lesson about redis timeouts")
+    store.add("dev", "tasks", "- [ ] raise the redis timeout")
+    run("search", "redis", cwd=mem, check=True)
+    cache = mem / ".memory" / ".vault" / "verdicts.json"
+    judged = json.loads(cache.read_text())
+    for args in (["search", "redis"], ["inject", "dev", "redis"]):
+        cache.unlink()
+        modules = imported_modules(args, mem)
+        assert "memcli.storage.guard" in modules and "tempfile" not in modules, args
+        assert json.loads(cache.read_text()) == judged, args
+        assert sorted(p.name for p in cache.parent.iterdir() if "verdicts" in p.name) == ["verdicts.json"]
