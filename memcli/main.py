@@ -81,6 +81,8 @@ def protect_text(argv: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     own = argv is None  # the process's own command line: memcli runs as a program, not called in one
     argv = list(sys.argv[1:] if argv is None else argv)
+    if sys.stdout is None or sys.stderr is None:  # started with one closed (`2>&-`): what goes there is lost,
+        _closed_streams_to_null()  # not an error (inject and the hooks exit 0 whatever they cannot say)
     if sys.platform == "win32":  # the lock is fcntl's, the hooks and the wrapper are sh: POSIX only
         parsed = split_global(argv)
         if parsed and parsed[1][:1] in (["inject"], ["agent-hook"], ["hook"]):
@@ -166,6 +168,12 @@ def main(argv: list[str] | None = None) -> int:
         # A bug: still one line, unless asked for the traceback.
         sys.stderr.write(f"memcli: internal error: {type(exc).__name__}: {exc} (MEMCLI_DEBUG=1 shows a traceback)\n")
         return 1
+
+
+def _closed_streams_to_null() -> None:
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (the process's own)
 
 
 def quick_exit(code: int) -> None:
