@@ -361,6 +361,40 @@ def test_inject_and_search_started_with_stderr_closed_exit_0(mem: Path, fds: tup
         assert closed.returncode == 0, args
 
 
+@pytest.mark.parametrize(
+    "write",
+    [
+        ["add", "dev", "lessons", "a lesson about redis timeouts #redis"],
+        ["add", "dev", "tasks", "- [ ] raise the redis timeout"],
+        ["checkpoint", "dev", "--close"],
+    ],
+)
+def test_what_memcli_writes_is_judged_by_the_write_not_by_the_next_block(mem: Path, write: list[str]):
+    """The write that checked a text writes its verdict down: the next inject and search meet no
+    text they must judge, and do not load the content rules (150-250 M instructions a block)."""
+    from .conftest import imported_modules
+
+    run("add", "dev", "decisions", "Adopt SSE for the redis event feed", cwd=mem, check=True)
+    run("search", "redis", cwd=mem, check=True)  # the index and the verdicts of what is there
+    stdin = None
+    if write[0] == "checkpoint":
+        said = "We decided to keep redis timeouts at five seconds because the proxy drops slow calls."
+        messages = [{"role": "user", "text": "fix the redis timeout"}, {"role": "agent", "text": said}] * 3
+        stdin = json.dumps({"messages": messages})
+    run(*write, cwd=mem, check=True, input=stdin)
+    for args in (["inject", "dev", "redis timeout"], ["search", "redis"]):
+        # (the block may still import the guard module to strip invisible characters from a
+        # session's last messages: cheap; the rules are guard_prose and the tables, loaded to judge)
+        assert "memcli.storage.guard_prose" not in imported_modules(args, mem), (write, args)
+    # a text brought by other means (a hand edit) is judged where it is shown, as before
+    folder = mem / ".memory" / "dev" / "lessons"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "1700000000000-x.md").write_text(
+        "<!-- id:1700000000000 -->\n## 2023-11-14T22:13\n\nredis: pin the client\n\n---\n"
+    )
+    assert "memcli.storage.guard_prose" in imported_modules(["inject", "dev", "redis"], mem)
+
+
 def test_texts_judged_for_the_first_time_are_kept_without_importing_tempfile(mem: Path):
     """search and inject that meet texts not judged before write the verdicts down (a cache of the
     content rules'), without tempfile (16 M instructions of such a run); nothing else left beside."""

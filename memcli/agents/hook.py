@@ -238,3 +238,6 @@ def _save(client: str, agent: str, payload: dict[str, Any], dir_option: str | No
         activity=meta.get("activity"),
         summarise=summarise,
     )
+    from memcli.api import judge_checkpoint
+
+    judge_checkpoint(store, messages)

@@ -97,6 +97,9 @@ def run(
         redact=not allow_secret,
         activity=meta.get("activity"),
     )
+    from memcli import api
+
+    api.judge_checkpoint(store, messages)
     if as_json:
         output.print_json(result.to_json())
         return 0
