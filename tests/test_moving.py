@@ -550,6 +550,45 @@ def test_export_never_writes_through_a_symlink_into_git_or_memory(repo: Path, tm
     assert git("status", "--short", cwd=repo).returncode == 0  # git still reads its config
 
 
+@pytest.mark.parametrize("into", [".envrc", "Makefile", ".github/workflows/ci.yml", "docs/notes.txt"])
+def test_export_and_setup_never_write_a_section_through_a_symlink_to_a_file_that_is_not_markdown(
+    repo: Path, tmp_path: Path, into: str
+):
+    """`AGENTS.md -> .envrc` (direnv runs it as shell: a memory with backticks would run), a
+    Makefile, a CI workflow: export (its dry run and --remove) and
+    `setup codex` refuse in one line and change nothing; a symlink to a Markdown file of the
+    repository is followed (below)."""
+    env = env_for(tmp_path)
+    run("add", "dev", "decisions", "Run `touch /tmp/pwned` before the tests", cwd=repo, env=env, check=True)
+    target = write(repo, into, "export PATH=$PWD/bin:$PATH\n")
+    (repo / "AGENTS.md").symlink_to(os.path.relpath(target, repo))
+
+    def files() -> dict:  # (the search index in .memory/.vault is a cache: a read may build it)
+        return {k: v for k, v in tree(repo).items() if not k.startswith(".memory/.vault/")}
+
+    before = files()
+    for args in (["export"], ["export", "--dry-run"], ["export", "--remove"], ["setup", "codex"]):
+        result = run(*args, cwd=repo, env=env)
+        assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
+        assert "AGENTS.md: it is a symlink to " in result.stderr and into in result.stderr, result.stderr
+        assert "not a Markdown file (.md, .mdc)" in result.stderr and "Traceback" not in result.stderr
+        assert files() == before, args
+    assert target.read_text() == "export PATH=$PWD/bin:$PATH\n" and (repo / "AGENTS.md").is_symlink()
+
+
+def test_export_follows_a_symlink_to_a_markdown_file_inside_the_repository(repo: Path, tmp_path: Path):
+    env = env_for(tmp_path)
+    run("add", "dev", "decisions", "Use integer cents for money", cwd=repo, env=env, check=True)
+    target = write(repo, "docs/agents.md", "# Agents\n\nHand-written.\n")
+    (repo / "AGENTS.md").symlink_to("docs/agents.md")
+    done = run("export", cwd=repo, env=env, check=True)
+    assert "updated the memory section of AGENTS.md" in done.stderr + done.stdout
+    assert (repo / "AGENTS.md").is_symlink() and target.read_text().startswith("# Agents\n\nHand-written.\n")
+    assert "Use integer cents for money" in section_of(target.read_text())
+    run("setup", "codex", cwd=repo, env=env, check=True)  # setup's section goes there too
+    assert "<!-- memcli setup: start -->" in target.read_text() and (repo / "AGENTS.md").is_symlink()
+
+
 def test_export_never_writes_a_section_it_cannot_find_again(repo: Path, tmp_path: Path):
     """Markers count only outside fenced code (CommonMark's fences: a fence never closed runs to the
     end).  A file ending in an open fence is refused rather than given a section that reads as code;
