@@ -86,7 +86,7 @@ _memcli() {
             ;;
         import)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--agent -a --dry-run --allow --json --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--agent -a --dry-run --allow --json --user --dir --help -h" -- "$cur")); return
             fi
             ;;
         init)

@@ -63,6 +63,8 @@ CASES = {
         [],
         ["CLAUDE.md"],
         ["CLAUDE.md", "AGENTS.md", "--dry-run"],
+        ["--user", "--dry-run"],
+        ["--user", "CLAUDE.md", "--json"],
         ["--agent", "frontend", ".cursor/rules"],
         ["-a", "qa", "--json", "x.md"],
         ["--allow", "remote-code", "--allow", "override", "CLAUDE.md"],

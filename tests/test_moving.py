@@ -112,7 +112,9 @@ def env_for(tmp_path: Path) -> dict[str, str]:
     """An environment of its own: Claude Code's folder and HOME in the test's folder."""
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
-    return clean_env(HOME=str(home), CLAUDE_CONFIG_DIR=str(home / ".claude"))
+    return clean_env(
+        HOME=str(home), CLAUDE_CONFIG_DIR=str(home / ".claude"), MEMCLI_USER_DIR=str(tmp_path / "personal")
+    )
 
 
 def write(root: Path, rel: str, text: str | bytes) -> Path:
@@ -161,8 +163,8 @@ def one(entries: list[dict], text: str) -> dict:
 
 def test_every_source_format_is_split_categorised_and_tagged(repo: Path, tmp_path: Path):
     env = env_for(tmp_path)
-    every_source(repo, env)
-    result = run("import", "--json", cwd=repo, env=env, check=True)
+    folder = every_source(repo, env)
+    result = run("import", "--json", ".", str(folder), cwd=repo, env=env, check=True)  # auto memory: named
     report = json.loads(result.stdout)
     assert len(report["files"]) == 14 and not report["skipped"]
     entries = stored(repo, env)
@@ -228,7 +230,7 @@ def test_importing_twice_adds_nothing_and_never_changes_a_source(repo: Path, tmp
     count = len(stored(repo, env))
     memory = tree(repo / ".memory" / "dev")
     second = run("import", cwd=repo, env=env, check=True)
-    assert "imported 0 entries from 14 files" in second.stdout and "already in memory" in second.stdout
+    assert "imported 0 entries from 12 files" in second.stdout and "already in memory" in second.stdout
     assert len(stored(repo, env)) == count and tree(repo / ".memory" / "dev") == memory
     assert all(p.read_bytes() == data for p, data in sources.items())
     assert first.returncode == second.returncode == 0
@@ -364,7 +366,7 @@ def test_a_symlink_out_of_claude_codes_memory_folder_is_refused(repo: Path, tmp_
     env = env_for(tmp_path)
     folder = claude_memory(repo, env)
     (folder / "stolen.md").symlink_to(_outside(repo))
-    result = run("import", cwd=repo, env=env)
+    result = run("import", "--user", cwd=repo, env=env)
     assert result.returncode == 1 and "outside Claude Code's memory folder" in result.stderr
     assert not (repo / ".memory" / "dev").exists()
 
@@ -374,7 +376,7 @@ def test_claude_codes_memory_folder_is_found_from_the_main_work_tree_and_named_b
     claude_memory(repo, env)
     assert sanitized("/home/me/my_app.v2") == "-home-me-my-app-v2"
     git("worktree", "add", "-q", str(tmp_path / "wt"), "-b", "side", cwd=repo)
-    result = run("import", "--dry-run", cwd=tmp_path / "wt", env=env, check=True)  # the worktree shares it
+    result = run("import", "--user", "--dry-run", cwd=tmp_path / "wt", env=env, check=True)  # the worktree shares it
     assert "would add dev/lessons" in result.stdout and "MEMORY.md:4" in result.stdout
     given = run("import", str(Path(env["CLAUDE_CONFIG_DIR"]) / "projects"), cwd=repo, env=env)
     assert given.returncode == 1  # a folder holding no source: named as such
@@ -384,7 +386,7 @@ def test_claude_codes_memory_folder_is_found_from_the_main_work_tree_and_named_b
     settings_file = repo / ".claude" / "settings.local.json"
     write(repo, ".claude/settings.local.json", json.dumps({"autoMemoryDirectory": str(tmp_path / "elsewhere")}))
     write(tmp_path / "elsewhere", "MEMORY.md", "- Deploys happen on Tuesdays only\n")
-    moved = run("import", "--dry-run", cwd=repo, env=env, check=True)
+    moved = run("import", "--user", "--dry-run", cwd=repo, env=env, check=True)
     assert "Deploys happen on Tuesdays" in moved.stdout and settings_file.exists()
 
 
@@ -400,7 +402,7 @@ def test_claude_codes_memory_folder_is_found_for_a_path_with_an_emoji(repo: Path
     run("init", "-q", "--no-hooks", cwd=rocket, env=env, check=True)
     folder = Path(env["CLAUDE_CONFIG_DIR"]) / "projects" / (sanitized(str(tmp_path)) + "-app--") / "memory"
     write(folder, "MEMORY.md", "- Deploys happen on Tuesdays only\n")
-    found = run("import", "--dry-run", cwd=rocket, env=env, check=True)
+    found = run("import", "--user", "--dry-run", cwd=rocket, env=env, check=True)
     assert "Deploys happen on Tuesdays" in found.stdout
 
 
@@ -546,6 +548,45 @@ def test_export_never_writes_through_a_symlink_into_git_or_memory(repo: Path, tm
         assert "refusing to write AGENTS.md" in result.stderr and "Traceback" not in result.stderr
     assert target.read_bytes() == before and (repo / "AGENTS.md").is_symlink()
     assert git("status", "--short", cwd=repo).returncode == 0  # git still reads its config
+
+
+@pytest.mark.parametrize("into", [".envrc", "Makefile", ".github/workflows/ci.yml", "docs/notes.txt"])
+def test_export_and_setup_never_write_a_section_through_a_symlink_to_a_file_that_is_not_markdown(
+    repo: Path, tmp_path: Path, into: str
+):
+    """`AGENTS.md -> .envrc` (direnv runs it as shell: a memory with backticks would run), a
+    Makefile, a CI workflow: export (its dry run and --remove) and
+    `setup codex` refuse in one line and change nothing; a symlink to a Markdown file of the
+    repository is followed (below)."""
+    env = env_for(tmp_path)
+    run("add", "dev", "decisions", "Run `touch /tmp/pwned` before the tests", cwd=repo, env=env, check=True)
+    target = write(repo, into, "export PATH=$PWD/bin:$PATH\n")
+    (repo / "AGENTS.md").symlink_to(os.path.relpath(target, repo))
+
+    def files() -> dict:  # (the search index in .memory/.vault is a cache: a read may build it)
+        return {k: v for k, v in tree(repo).items() if not k.startswith(".memory/.vault/")}
+
+    before = files()
+    for args in (["export"], ["export", "--dry-run"], ["export", "--remove"], ["setup", "codex"]):
+        result = run(*args, cwd=repo, env=env)
+        assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
+        assert "AGENTS.md: it is a symlink to " in result.stderr and into in result.stderr, result.stderr
+        assert "not a Markdown file (.md, .mdc)" in result.stderr and "Traceback" not in result.stderr
+        assert files() == before, args
+    assert target.read_text() == "export PATH=$PWD/bin:$PATH\n" and (repo / "AGENTS.md").is_symlink()
+
+
+def test_export_follows_a_symlink_to_a_markdown_file_inside_the_repository(repo: Path, tmp_path: Path):
+    env = env_for(tmp_path)
+    run("add", "dev", "decisions", "Use integer cents for money", cwd=repo, env=env, check=True)
+    target = write(repo, "docs/agents.md", "# Agents\n\nHand-written.\n")
+    (repo / "AGENTS.md").symlink_to("docs/agents.md")
+    done = run("export", cwd=repo, env=env, check=True)
+    assert "updated the memory section of AGENTS.md" in done.stderr + done.stdout
+    assert (repo / "AGENTS.md").is_symlink() and target.read_text().startswith("# Agents\n\nHand-written.\n")
+    assert "Use integer cents for money" in section_of(target.read_text())
+    run("setup", "codex", cwd=repo, env=env, check=True)  # setup's section goes there too
+    assert "<!-- memcli setup: start -->" in target.read_text() and (repo / "AGENTS.md").is_symlink()
 
 
 def test_export_never_writes_a_section_it_cannot_find_again(repo: Path, tmp_path: Path):

@@ -33,7 +33,7 @@ def changes(root: Path, agent: str, remove: bool) -> list[Change]:
     """AGENTS.md's section, the MCP server in the project's ``.codex/config.toml`` and the session
     hooks in ``.codex/hooks.json`` (Codex honours both in a trusted project)."""
     changes = []
-    path = target(root, AGENTS_MD)
+    path = target(root, AGENTS_MD, markdown=True)
     current = read_text(path)
     section = None if remove else "## Project memory (memcli)\n\n" + guide(agent)
     wanted = with_section(current, section, (SECTION_START, SECTION_END), AGENTS_MD)

@@ -55,7 +55,7 @@ def changes(root: Path, agent: str, remove: bool) -> list[Change]:
         change = change_json(path, before, config, CURSOR_HOOKS, like, empty={"version": config.get("version", 1)})
         if change:
             changes.append(change)
-    rule = target(root, CURSOR_RULE)
+    rule = target(root, CURSOR_RULE, markdown=True)
     current = read_text(rule)
     if current is not None and not any(line.startswith(RULE_MARK) for line in current.splitlines()):
         raise MemcliError(f"{rule} exists and memcli did not write it; move it away first, nothing changed")

@@ -40,6 +40,18 @@ def is_inside(path: Path, within: Path) -> bool:
     return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
 
+SECTION_SUFFIXES = (".md", ".mdc")  # the files a marked section may be written into: Markdown agents read
+
+
+def not_markdown(path: Path) -> str | None:
+    """Where ``path`` leads, when that file is not one a marked section may go in (its name does
+    not end in ``SECTION_SUFFIXES``: ``AGENTS.md -> .envrc``, a shell script direnv runs, where a
+    memory's backticks would run); None when it is.  Only a symlink can lead a target's name there:
+    every name memcli writes a section into is a Markdown file's."""
+    real = os.path.realpath(path)
+    return None if real.lower().endswith(SECTION_SUFFIXES) else real
+
+
 def guard(path: Path, within: Path, links_ok: bool = False) -> Path:
     """``path``, if writing, renaming or deleting it cannot reach outside ``within``; else OutsideMemory.
 

@@ -109,13 +109,21 @@ def section(layout: Layout, agent: str, budget: int | None, warn: Callable[[str]
 
 def target(root: Path, relative: str) -> Path:
     """The file to write: ``relative`` under ``root``, or where a symlink there leads if that is
-    inside ``root`` too (``CLAUDE.md -> AGENTS.md``); never anything outside."""
-    from memcli.storage.fsutil import is_inside
+    inside ``root`` too and a Markdown file (``CLAUDE.md -> AGENTS.md``); never anything outside,
+    nor a file of another kind (``AGENTS.md -> .envrc``: direnv runs it as shell)."""
+    from memcli.storage.fsutil import is_inside, not_markdown
 
     path = root / relative
     if not is_inside(path.parent, root) or (os.path.lexists(path) and not is_inside(path, root)):
         raise MemcliError(
             f"refusing to write {relative}: it resolves outside {root} (through a symlink); nothing changed"
+        )
+    other = not_markdown(path)
+    if other is not None:
+        shown = os.path.relpath(other, os.path.realpath(root))
+        raise MemcliError(
+            f"refusing to write {relative}: it is a symlink to {shown}, not a Markdown file (.md, .mdc);"
+            " nothing changed"
         )
     if path.is_symlink():
         path = Path(os.path.realpath(path))

@@ -4,7 +4,12 @@ Sources (``SOURCES``): ``CLAUDE.md``, ``.claude/CLAUDE.md`` and ``.claude/rules/
 ``AGENTS.md``; ``.cursor/rules/**/*.mdc`` and ``.cursorrules``; Cline's ``memory-bank/*.md``;
 ``.github/copilot-instructions.md``; and Claude Code's auto memory folder (``MEMORY.md`` and its
 topic files, outside the repository: ``claude_memory_folder``).  With no source named, every one of
-them found in the repository is imported (``memcli import --dry-run`` first shows what).
+them found in the repository is imported into the project's memory (``memcli import --dry-run``
+first shows what), but the auto memory: by Claude Code's own docs it is machine-local and "only
+you", so it is left out, with a line saying so.  ``memcli import --user`` imports into the
+developer's personal memory, and with no source named reads what is theirs alone: the auto memory
+and the user-level ``CLAUDE.md`` of Claude Code's folder (``personal_sources``).  Named, any source
+goes where it is told (the auto memory folder into the project's memory too: the user asked).
 
 **Units.**  A rule file (``.mdc``, ``.claude/rules``, an auto-memory topic file with front matter)
 is one entry.  Any other file is split (``split_markdown``): each list item is an entry (with its
@@ -52,8 +57,9 @@ a foreign commit added and the trusted branch's version of the file lacks:
 ``provenance.foreign_lines``, the memory's own rule applied to the source) is skipped with the
 commit and its author, and so is a unit that their version of the file holds and the trusted
 branch's does not (taking a line out or moving one adds nothing of theirs, yet a lead-in "Never:"
-gone makes the items below it rules); it comes in once the change is on the trusted branch.  Files outside the
-repository (Claude Code's auto memory, ``~/.claude/CLAUDE.md``) are the user's own.
+gone makes the items below it rules); it comes in once the change is on the trusted branch, whichever
+memory it goes into (``--user`` too).  Files outside the repository (Claude Code's auto memory,
+``~/.claude/CLAUDE.md``) are the user's own.
 """
 
 from __future__ import annotations
@@ -533,18 +539,33 @@ class Source:
         self.path, self.kind, self.base, self.shown, self.within = path, kind, base, shown, within
 
 
-def find_sources(root: Path, given: list[str], cwd: Path | None = None) -> list[Source]:
+def personal_sources(root: Path) -> tuple[Path | None, list[Source]]:
+    """What is the user's alone (Claude Code's docs: machine-local, "only you"): Claude Code's
+    auto memory folder for the repository at ``root`` and the user-level ``CLAUDE.md`` in Claude
+    Code's folder (``$CLAUDE_CONFIG_DIR``, else ``~/.claude``): the folder (None if there is none,
+    or it holds no file to read) and their sources."""
+    out: list[Source] = []
+    folder = claude_memory_folder(root)
+    found = _memory_folder(folder) if folder is not None else []
+    out.extend(found)
+    mine = claude_config_dir() / "CLAUDE.md"
+    if os.path.lexists(mine):
+        out.append(Source(mine, "claude-md", Path(os.path.realpath(mine.parent)), _home(mine), "its folder"))
+    return (folder if found else None), out
+
+
+def find_sources(root: Path, given: list[str], cwd: Path | None = None, user: bool = False) -> list[Source]:
     """The files to import: those named (files or folders), or every known source in the
-    repository and Claude Code's auto memory folder for it.  Raises MemcliError (one line) for a
-    missing path, a file that is no source, a folder with none."""
+    repository (``SOURCES``), or, for the personal memory (``user``), what is the user's alone
+    (``personal_sources``).  Raises MemcliError (one line) for a missing path, a file that is no
+    source, a folder with none."""
     cwd = cwd or Path.cwd()
     out: list[Source] = []
     if not given:
+        if user:
+            return _unique(personal_sources(root)[1])
         for pattern in SOURCES:
             out.extend(_known(root, pattern))
-        folder = claude_memory_folder(root)
-        if folder is not None:
-            out.extend(_memory_folder(folder))
         return _unique(out)
     for text in given:
         path = Path(os.path.expanduser(text))
@@ -577,6 +598,23 @@ def find_sources(root: Path, given: list[str], cwd: Path | None = None) -> list[
         else:
             out.append(Source(path, kind, Path(os.path.realpath(path.parent)), _shown(path, root, cwd), "its folder"))
     return _unique(out)
+
+
+def repository(dir_option: str | None) -> Layout:
+    """Where ``memcli import --user`` looks for and judges its sources: the project's folder
+    (``--dir``, ``MEMCLI_DIR``, else the nearest ``.memory/`` upwards), else the git work tree the
+    command runs in (a repository without memcli), else the folder itself."""
+    from memcli.errors import NotInitialized
+    from memcli.git.repo import toplevel
+    from memcli.storage.paths import Layout, find_layout
+
+    try:
+        return find_layout(dir_option)
+    except NotInitialized:
+        here = find_layout(dir_option, must_exist=False)
+        if not here.root.is_dir():
+            raise
+    return Layout(toplevel(here.root) or here.root)
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -780,8 +818,9 @@ def units_of(source: Source, text: str) -> list[Unit]:
 class Report:
     """What an import did (or, dry, would do): units added, already in memory, skipped (and why)."""
 
-    def __init__(self, agent: str, dry_run: bool):
-        self.agent, self.dry_run = agent, dry_run
+    def __init__(self, agent: str, dry_run: bool, personal: bool = False):
+        self.agent, self.dry_run, self.personal = agent, dry_run, personal
+        self.left_out: str | None = None  # Claude Code's auto memory, found and not imported (it is yours)
         self.files: list[str] = []
         self.added: list[tuple[Unit, int | None]] = []
         self.present: list[tuple[Unit, str]] = []  # and where it is
@@ -793,24 +832,30 @@ class Report:
 
         return {
             "agent": self.agent,
+            "scope": "user" if self.personal else "project",
             "dry_run": self.dry_run,
             "files": self.files,
+            "left_out": self.left_out,
             "added": [{**row(u), "id": i} for u, i in self.added],
             "already": [{**row(u), "as": w} for u, w in self.present],
             "skipped": [{**row(u), "reason": r} for u, r in self.skipped],
         }
 
 
-def plan(root: Path, given: list[str], cwd: Path | None = None) -> tuple[list[str], list[Unit], dict[str, str]]:
+def plan(
+    root: Path, given: list[str], cwd: Path | None = None, user: bool = False, into: Path | None = None
+) -> tuple[list[str], list[Unit], dict[str, str]]:
     """Every source read and split, before anything is written: the files (as shown), their units,
-    and each file's text as read (by its path).  Raises MemcliError (one line) for the first source
-    that cannot be imported."""
+    and each file's text as read (by its path).  ``user``: with no source named, what is the
+    user's alone (``find_sources``); ``into``: the folder of the memory imported into, when it is
+    not the repository's (the personal memory's).  Raises MemcliError (one line) for the first
+    source that cannot be imported."""
     from memcli.storage.fsutil import is_inside
     from memcli.storage.paths import MEMORY_DIR
 
     files, units, texts = [], [], {}
-    for source in find_sources(root, given, cwd):
-        if is_inside(source.path, root / MEMORY_DIR):
+    for source in find_sources(root, given, cwd, user):
+        if any(is_inside(source.path, r / MEMORY_DIR) for r in (root, into or root)):
             raise MemcliError(f"{source.shown} is memcli's own memory, not a source to import; nothing imported")
         if ".git" in Path(os.path.realpath(source.path)).parts:
             raise MemcliError(f"refusing {source.shown}: it leads into git's own folder; nothing imported")
@@ -853,20 +898,38 @@ def run_import(
     dry_run: bool = False,
     allow: list[str] | None = None,
     cwd: Path | None = None,
+    project: Layout | None = None,
 ) -> Report:
-    """Import the sources (all known ones if none given) into ``agent``'s memory through
-    ``api.add``; ``dry_run``: only say what would be added."""
+    """Import the sources into ``agent``'s memory through ``api.add``; ``dry_run``: only say what
+    would be added.  With no source named, the repository's own sources (``SOURCES``) go into the
+    project's memory, and Claude Code's auto memory is left out (``Report.left_out``: it is the
+    user's alone); into the personal memory (``mem.personal``, ``memcli import --user``), the
+    auto memory and the user-level ``CLAUDE.md`` (``personal_sources``).  ``project``: the
+    repository the sources are looked for and judged in (default: the memory's own folder; for
+    the personal memory, the repository the command runs in): a file of it is held back when
+    nobody reviewed it, whichever memory it goes into."""
     from memcli import api
 
     store = mem.store
+    personal = mem.personal
+    where = project or store.layout
     chosen = mem.agent(agent, writing=True)
     allowed = {r.removeprefix("allow-") for r in api.allow_tags(allow)}
-    files, units, texts = plan(store.layout.root, given, cwd)
+    into = store.layout.root if personal else None
+    files, units, texts = plan(where.root, given, cwd, user=personal, into=into)
     store.layout.require()
-    report = Report(chosen, dry_run)
+    report = Report(chosen, dry_run, personal)
     report.files = files
-    unreviewed = _unreviewed(store.layout, units, texts)
-    with contextlib.nullcontext() if dry_run else store.batch():  # one lock: a second import waits, then sees ours
+    if not given and not personal:
+        folder = personal_sources(where.root)[0]
+        report.left_out = _home(folder) if folder is not None else None
+    unreviewed = _unreviewed(where, units, texts)
+    # One lock: a second import waits, then sees ours.  None when nothing would be written: a
+    # personal memory not made yet stays unmade (taking the lock makes it).
+    idle = dry_run or (
+        not store.layout.exists() and all(u in unreviewed or refusal(store, u, allowed)[0] for u in units)
+    )
+    with contextlib.nullcontext() if idle else store.batch():
         _import_units(mem, store, chosen, units, unreviewed, allowed, report)
     return report
 
