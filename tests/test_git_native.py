@@ -165,6 +165,41 @@ def test_hooks_keep_the_index_fresh_and_honour_hooks_path(tmp_path: Path):
     assert not (repo / ".githooks" / "post-checkout").exists()
 
 
+def test_a_pull_judges_what_it_brought_before_the_next_block(tmp_path: Path):
+    """The post-merge hook writes down the content rules' verdicts on the entries a pull changed
+    (git waits anyway): the next inject does not load the rules for them; a clone without the
+    hooks still judges them where they are shown."""
+    from .conftest import imported_modules
+
+    origin = tmp_path / "origin.git"
+    git("init", "-q", "--bare", "-b", "main", str(origin), cwd=tmp_path)
+    first = tmp_path / "first"
+    gitx("clone", "-q", str(origin), str(first), cwd=tmp_path)
+    run("init", cwd=first, check=True)
+    run("add", "dev", "lessons", "Keep redis timeouts at five seconds", cwd=first, check=True)
+    gitx("add", "-A", cwd=first)
+    gitx("commit", "-qm", "init", cwd=first)
+    gitx("push", "-q", "origin", "main", cwd=first)
+    clones = {}
+    for name, hooks in (("hooked", True), ("bare", False)):
+        clone = clones[name] = tmp_path / name
+        gitx("clone", "-q", str(origin), str(clone), cwd=tmp_path)
+        run("init", *(() if hooks else ("--no-hooks",)), cwd=clone, check=True, env=with_memcli_on_path())
+        gitx("add", "-A", cwd=clone)
+        gitx("commit", "-qm", "init here", "--allow-empty", cwd=clone)
+        run("inject", "dev", "redis timeouts", cwd=clone, check=True)  # index and verdicts of what is there
+    run("add", "dev", "decisions", "Adopt SSE for the redis event feed", cwd=first, check=True)
+    gitx("add", "-A", cwd=first)
+    gitx("commit", "-qm", "sse", cwd=first)
+    gitx("push", "-q", "origin", "main", cwd=first)
+    for name, clone in clones.items():
+        pulled = gitx("pull", "-q", "--no-rebase", "origin", "main", cwd=clone)
+        assert pulled.returncode == 0, pulled.stderr
+        loaded = "memcli.storage.guard_prose" in imported_modules(["inject", "dev", "redis feed"], clone)
+        assert loaded is (name == "bare"), name
+        assert "Adopt SSE" in run("inject", "dev", "redis feed", cwd=clone, check=True).stdout
+
+
 def _messages(n: int, tag: str) -> list[dict]:
     out = []
     for i in range(n):

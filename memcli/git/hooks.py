@@ -301,13 +301,40 @@ def run(name: str, dir_option: str | None) -> int:
         elif name in HOOKS:
             from memcli.search.index import SearchIndex
 
-            SearchIndex(store).ensure_fresh(lock_timeout=1.0, progress=False)
+            index = SearchIndex(store)
+            index.ensure_fresh(lock_timeout=1.0, progress=False)
+            _judge(store, index.reindexed)
     except BaseException as exc:  # a hook never fails git; say what went wrong in one line
         if isinstance(exc, KeyboardInterrupt):
             raise
         message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
         sys.stderr.write(f"memcli: {name} hook: {message}\n")
     return 0
+
+
+JUDGED_AFTER_GIT = 2_000  # texts the hook judges at most (about 0.1 s); beyond, the blocks judge what they show
+
+
+def _judge(store, units: list[tuple[str, str]]) -> None:
+    """The content rules' verdicts on the entries a checkout, merge or rewrite changed, written
+    down now (``trust.Verdicts``), while git waits anyway: judged instead by the first block or
+    search that shows them, each new text cost it the loading of the rules (2-6x its time)."""
+    if not units:
+        return
+    from memcli.recall import trust
+
+    texts: list[tuple[str, list[str]]] = []
+    for agent, category in dict.fromkeys(units):
+        try:
+            texts.extend((e.body, e.tags) for e in store.read(agent, category))
+        except MemcliError:
+            continue
+        if len(texts) > JUDGED_AFTER_GIT:
+            return
+    memo = trust.Verdicts(store.layout)
+    for body, tags in texts:
+        memo.get(body, tags)
+    memo.save()
 
 
 def _in_progress(root: Path) -> bool:

@@ -106,6 +106,7 @@ class SearchIndex:
         self.explain = False  # set by search --explain: hits carry what each clause of the query added
         self.freshness = Freshness(self.layout, store.categories)
         self._recent = False  # set by marked()
+        self.reindexed: list[tuple[str, str]] = []  # (agent, category) taken in again by ensure_fresh
 
     # ------------------------------------------------------------ disk state
     @property
@@ -382,6 +383,11 @@ class SearchIndex:
                     try:
                         if now_changed:
                             self._apply(manifest, now_changed)
+                            self.reindexed.extend(
+                                (k.split("/")[0], c)
+                                for k in now_changed
+                                for c in (self.store.categories if k.endswith("/.removed") else (k.split("/", 1)[1],))
+                            )
                         if now_changed or restat:
                             self._write_manifest(manifest)
                     except BaseException as exc:  # a crash left the index broken (tantivy errors too): rebuild
