@@ -192,9 +192,17 @@ def _stat(path: str) -> list[int]:
 def _git_dirs(layout: Layout) -> tuple[str, str] | None:
     """git's folder for the work tree holding the memory, and its common folder, found without
     running git (a ``.git`` folder, or a ``.git`` file naming one); None outside git, or where only
-    git can tell (``GIT_DIR``)."""
-    if os.environ.get("GIT_DIR"):
+    git can tell (``GIT_DIR`` naming another folder).  git runs a linked work tree's hooks with
+    ``GIT_DIR`` set to that work tree's folder: the one found, so the hooks read the reader's trust
+    decisions and memcli's state where every other command does, never ``.memory/.vault/``."""
+    found = _walk_git_dirs(layout)
+    named = os.environ.get("GIT_DIR")
+    if named and (found is None or os.path.realpath(named) != os.path.realpath(found[0])):
         return None
+    return found
+
+
+def _walk_git_dirs(layout: Layout) -> tuple[str, str] | None:
     folder = os.path.abspath(str(layout.root))
     while True:
         dot = os.path.join(folder, ".git")
