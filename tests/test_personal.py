@@ -702,3 +702,25 @@ def test_claude_codes_auto_memory_is_imported_into_personal_memory_never_the_tea
     named = run("import", str(folder), "--json", cwd=repo, env=env, check=True)  # asked for: the project's
     assert len(json.loads(named.stdout)["added"]) == 2 and "left out" not in named.stderr
     assert ".memory/dev/lessons/" in status(repo)
+
+
+def test_a_personal_memory_whose_first_write_was_killed_gets_its_git_lines_on_the_next_write(tmp_path: Path):
+    """The first --user write makes the folder, `git init`s it, makes .memory/ and then writes
+    .gitignore and .gitattributes; killed between (seen with kill -9), the next writes found
+    .memory/ there and made nothing more: the cache folder .memory/.vault/ was committed by the
+    README's `git add -A` and pushed to the private remote, and merges lacked memcli's driver."""
+    env = user_env(tmp_path)
+    root = personal_root(tmp_path)
+    root.mkdir(parents=True)
+    git("init", "-q", "-b", "main", cwd=root)
+    (root / ".memory").mkdir()  # where the kill left it
+    where = tmp_path / "plain"
+    where.mkdir()
+    run("add", "--user", "dev", "lessons", PERSONAL_TEXT, cwd=where, env=env, check=True)
+    assert ".memory/.vault/" in (root / ".gitignore").read_text().splitlines()
+    assert "merge=memcli" in (root / ".gitattributes").read_text()
+    run("search", "--user", "uv", cwd=where, env=env, check=True)  # (the index: in .memory/.vault/)
+    git("add", "-A", cwd=root)
+    assert not [p for p in git("ls-files", cwd=root).stdout.splitlines() if p.startswith(".memory/.vault")]
+    again = run("add", "--user", "dev", "lessons", "Answer me in British English", cwd=where, env=env, check=True)
+    assert "created" not in again.stderr  # said once, made once

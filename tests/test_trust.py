@@ -1295,3 +1295,37 @@ def test_an_instruction_file_has_no_front_matter_to_lose(tmp_path: Path):
     texts = " ".join(a["text"] for a in report["added"])
     assert "always run the full test suite before pushing" in texts and "ordinary rule" in texts
     assert [a["tags"] for a in report["added"] if "ordinary" in a["text"]][0][-1].startswith("warning-never-force")
+
+
+def test_a_folder_unpacked_from_an_archive_does_not_bring_its_trust_decisions_or_verdicts(tmp_path: Path):
+    """Outside git, memcli's state is in .memory/.vault/, which an archive of someone else's folder
+    may carry (a tarball; `git archive` or GitHub's ZIP of a branch that forced it in): their
+    `memcli trust` of a flagged text, or a verdicts file that says it is clean, must not let it into
+    this folder's blocks or its AGENTS.md."""
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    run("init", "--no-hooks", cwd=theirs, check=True)
+    entry_id = run("add", "dev", "lessons", QUIET, cwd=theirs, check=True).stdout.strip()
+    task_id = run("add", "dev", "tasks", "- [ ] rotate the staging keys", cwd=theirs, check=True).stdout.strip()
+    for path in entry_files(theirs, "dev", "lessons") + entry_files(theirs, "dev", "tasks"):
+        text = path.read_text().replace(QUIET, PAYLOAD).replace("rotate the staging keys", PAYLOAD)
+        path.write_text(text)
+    run("trust", entry_id, cwd=theirs, check=True)  # their decision, in their folder
+    shown = run("inject", "dev", "toolchain setup", cwd=theirs).stdout
+    assert "evil.example" in shown  # (there it is trusted: theirs to decide)
+    verdicts = theirs / ".memory" / ".vault" / "verdicts.json"
+    forged = json.loads(verdicts.read_text())
+    forged["seen"] = dict.fromkeys(forged["seen"], "")  # every text judged clean
+    verdicts.write_text(json.dumps(forged))
+    ours = tmp_path / "ours"
+    shutil.copytree(theirs, ours)  # as unpacked from their archive
+    (ours / "AGENTS.md").write_text("# Agents\n")
+    block = run("inject", "dev", "toolchain setup", cwd=ours)
+    assert block.returncode == 0 and "evil.example" not in block.stdout, block.stdout
+    assert "held back" in block.stderr.lower()
+    held = run("review", "--json", cwd=ours, check=True).stdout
+    assert entry_id in held and task_id in held
+    run("export", cwd=ours, check=True)
+    assert "evil.example" not in (ours / "AGENTS.md").read_text()
+    run("trust", entry_id, cwd=ours, check=True)  # the reader's own decision counts here
+    assert "evil.example" in run("inject", "dev", "toolchain setup", cwd=ours).stdout

@@ -192,9 +192,17 @@ def _stat(path: str) -> list[int]:
 def _git_dirs(layout: Layout) -> tuple[str, str] | None:
     """git's folder for the work tree holding the memory, and its common folder, found without
     running git (a ``.git`` folder, or a ``.git`` file naming one); None outside git, or where only
-    git can tell (``GIT_DIR``)."""
-    if os.environ.get("GIT_DIR"):
+    git can tell (``GIT_DIR`` naming another folder).  git runs a linked work tree's hooks with
+    ``GIT_DIR`` set to that work tree's folder: the one found, so the hooks read the reader's trust
+    decisions and memcli's state where every other command does, never ``.memory/.vault/``."""
+    found = _walk_git_dirs(layout)
+    named = os.environ.get("GIT_DIR")
+    if named and (found is None or os.path.realpath(named) != os.path.realpath(found[0])):
         return None
+    return found
+
+
+def _walk_git_dirs(layout: Layout) -> tuple[str, str] | None:
     folder = os.path.abspath(str(layout.root))
     while True:
         dot = os.path.join(folder, ".git")
@@ -245,8 +253,9 @@ def _stamp(layout: Layout, where: dict[str, Any]) -> list[list[int]]:
 
 
 def _no_git_stamp(layout: Layout) -> list[list[int]]:
-    """Outside git: the trust file, and whether a ``.git`` appeared in the folder or above it."""
-    out = [_stat(str(layout.state / TRUST_FILE))]
+    """Outside git: the cache folder's own identity (an archive's copy of a cache is not this
+    folder's), the trust file, and whether a ``.git`` appeared in the folder or above it."""
+    out = [_identity(str(layout.state)), _stat(str(layout.state / TRUST_FILE))]
     folder = os.path.abspath(str(layout.root))
     while True:
         out.append(_stat(folder + "/.git"))
@@ -298,6 +307,8 @@ def _fresh(data: dict[str, Any], layout: Layout) -> bool:
     where = data.get("git")
     if where is None:
         return data.get("stamp") == _no_git_stamp(layout)
+    if _git_dirs(layout) is None:  # git's answer kept in the cache folder: an archive may carry one
+        return False
     if data.get("stamp") != _stamp(layout, where):
         return False
     for h in data.get("holds", ()):  # a held file changed here since: judge it again
@@ -313,7 +324,7 @@ def provenance(layout: Layout, refresh: bool = False) -> Provenance:
     personal memory (``paths.PersonalLayout``) is their own writing: nothing in it is unreviewed
     (the content rules still judge its text, and what the reader trusted of it stands)."""
     if layout.personal:
-        trusted = _read_trusted(state_file(layout, TRUST_FILE, common=True))
+        trusted = _read_trusted(*_trust_file(layout))
         return Provenance([], trusted, None, False) if trusted else NOTHING
     path = state_file(layout, CACHE)
     data = _load(path)
@@ -325,7 +336,7 @@ def provenance(layout: Layout, refresh: bool = False) -> Provenance:
     except Exception as exc:  # GitFailed, or a bug: never a reason to let held memory through
         if os.environ.get("MEMCLI_DEBUG") and not isinstance(exc, GitFailed):
             raise
-        if data and data.get("git"):
+        if data and data.get("git") and _git_dirs(layout) is not None:
             return _answer(data)
         if in_git:  # no earlier answer to stand by: nothing from memory is shown until git answers
             return Provenance([], set(), None, True, f"git did not say where memory came from ({str(exc)[:120]})")
@@ -587,12 +598,34 @@ def _blobs(top: str, names: list[str]) -> dict[str, bytes]:
     return out
 
 
-def _read_trusted(path: str) -> set[str]:
+def _trust_file(layout: Layout) -> tuple[str, str | None]:
+    """The reader's trust decisions: the file, and the seal its lines must carry (None in git).
+    In git the file is in git's folder, which no branch, clone or archive carries.  Outside git it
+    can only be in the cache folder, ``.memory/.vault/``, which an archive or a tarball of someone
+    else's folder may carry (a ``git archive`` of a branch that forced it in, GitHub's ZIP): there a
+    decision counts only with the seal of the folder it was made in (its device and inode, which a
+    copy unpacked anywhere does not have; a folder copied or moved is read again, and trusted again)."""
+    path = state_file(layout, TRUST_FILE, common=True)
+    return path, (None if _git_dirs(layout) is not None else _identity(os.path.dirname(path), "-"))
+
+
+def _identity(path: str, none: Any = None) -> Any:
+    """A folder's device and inode (``none`` if it is not there)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return [0] if none is None else none
+    return [st.st_dev, st.st_ino] if none is None else f"{st.st_dev}:{st.st_ino}"
+
+
+def _read_trusted(path: str, seal: str | None = None) -> set[str]:
+    """The digests trusted (with ``seal``: only the lines sealed so, ``_trust_file``)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
-            return {line.split("\t", 1)[0] for line in handle if line.strip() and not line.startswith("#")}
+            rows = [line.rstrip("\n").split("\t") for line in handle if line.strip() and not line.startswith("#")]
     except OSError:
         return set()
+    return {row[0] for row in rows if seal is None or (len(row) > 3 and row[3] == seal)}
 
 
 # ------------------------------------------------------------------------- lines and bodies
@@ -677,7 +710,7 @@ def _compute(layout: Layout, cache: str, in_git: bool) -> Provenance:
         if in_git:
             raise GitFailed("rev-parse")  # a repository git will not read now (ownership, a hang)
         stamp = _no_git_stamp(layout)
-        trusted = _read_trusted(state_file(layout, TRUST_FILE, common=True))
+        trusted = _read_trusted(*_trust_file(layout))
         _save(cache, {"v": VERSION, "git": None, "stamp": stamp, "trusted": sorted(trusted)})
         return Provenance([], trusted, None, False)
     top = where["top"]
@@ -687,7 +720,7 @@ def _compute(layout: Layout, cache: str, in_git: bool) -> Provenance:
     head_ref = _head_ref(where)
     where["refs"] = [r for r in (head_ref, ref_t, "refs/remotes/origin/HEAD") if r]
     stamp = _stamp(layout, where)  # taken before asking git: a change meanwhile is seen next time
-    trusted = _read_trusted(state_file(layout, TRUST_FILE, common=True))
+    trusted = _read_trusted(*_trust_file(layout))
     memrel = os.path.relpath(os.path.realpath(layout.memory), os.path.realpath(top)).replace(os.sep, "/")
     prefix = memrel + "/"
     poisoned = _poisoned(top, memrel)
@@ -1079,12 +1112,14 @@ def trust(layout: Layout, digests: list[tuple[str, str]]) -> int:
     path = state_file(layout, TRUST_FILE, common=True)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        have = _read_trusted(path)
+        seal = _trust_file(layout)[1]  # (outside git, the folder's seal: made first)
+        have = _read_trusted(path, seal)
         now = time.strftime("%Y-%m-%dT%H:%M:%S")
         new = [(d, what) for d, what in dict(digests).items() if d not in have]
+        sealed = f"\t{seal}" if seal is not None else ""
         if new:
             with open(path, "a", encoding="utf-8") as handle:
-                handle.write("".join(f"{d}\t{what}\t{now}\n" for d, what in new))
+                handle.write("".join(f"{d}\t{what}\t{now}{sealed}\n" for d, what in new))
     except OSError as exc:
         raise MemcliError(f"cannot record trust in {path}: {exc.strerror or exc}") from None
     return len(new)

@@ -28,7 +28,10 @@ class Verdicts:
     open task and handoff it may show on every prompt, and the first scan of a text in a process
     compiles the patterns it needs (tens of ms); a text's verdict is the same every time.  Kept
     beside the provenance cache (in git's folder: a branch cannot ship a verdict), keyed by the
-    SHA-1 of the text and its tags and by the guard module's version."""
+    SHA-1 of the text and its tags and by the guard module's version.  Outside git the file can only
+    be in the cache folder (``.memory/.vault/``), which an archive of someone else's folder may
+    carry: the version holds the identity (device, inode) of the folder it is kept in, which a copy
+    unpacked anywhere else does not have."""
 
     LIMIT = 50_000  # verdicts kept; past it the file starts again (a cache)
 
@@ -45,9 +48,10 @@ class Verdicts:
         try:
             stats = [os.stat(os.path.join(storage, name)) for name in ("guard.py", "guard_prose.py")]
             stats.append(os.stat(__file__))  # _judge, here, is part of the rules too
-            self.version = ":".join(f"{st.st_size}:{st.st_mtime_ns}" for st in stats)
+            self.rules = ":".join(f"{st.st_size}:{st.st_mtime_ns}" for st in stats)
         except OSError:
-            self.version = "?"
+            self.rules = "?"
+        self.version = self._sealed()
         self.new: dict[str, str] = {}
         try:
             with open(self.path, "rb") as handle:
@@ -57,6 +61,15 @@ class Verdicts:
             self.seen: dict[str, str] = {k: v for k, v in seen.items() if isinstance(v, str)}
         except (OSError, ValueError):
             self.seen = {}
+
+    def _sealed(self) -> str:
+        import os
+
+        try:
+            st = os.stat(os.path.dirname(self.path))
+        except OSError:
+            return f"{self.rules}/-"
+        return f"{self.rules}/{st.st_dev}:{st.st_ino}"
 
     def get(self, body: str, tags: list[str]) -> str | None:
         from memcli.search.freshness import sha1  # hashlib's (the same digest) imports OpenSSL: 3 ms
@@ -84,6 +97,7 @@ class Verdicts:
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
         try:
             os.makedirs(folder, exist_ok=True)
+            self.version = self._sealed()  # (the folder may be new)
             try:
                 fd = os.open(tmp, flags, 0o600)
             except FileExistsError:  # left by a killed process of the same pid: its name only

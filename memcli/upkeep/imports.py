@@ -550,8 +550,16 @@ def personal_sources(root: Path) -> tuple[Path | None, list[Source]]:
     out.extend(found)
     mine = claude_config_dir() / "CLAUDE.md"
     if os.path.lexists(mine):
-        out.append(Source(mine, "claude-md", Path(os.path.realpath(mine.parent)), _home(mine), "its folder"))
+        out.append(_own_file(mine, "claude-md", _home(mine)))
     return (folder if found else None), out
+
+
+def _own_file(path: Path, kind: str, shown: str) -> Source:
+    """A file of the developer's named outside the repository (``~/.claude/CLAUDE.md``, often a
+    symlink into their dotfiles: GNU stow, home-manager): read where it leads.  Leading into the
+    repository, it is judged there as the repository's file is (``_unreviewed``)."""
+    real = Path(os.path.realpath(path))
+    return Source(real, kind, real.parent, shown, "its folder")
 
 
 def find_sources(root: Path, given: list[str], cwd: Path | None = None, user: bool = False) -> list[Source]:
@@ -596,7 +604,7 @@ def find_sources(root: Path, given: list[str], cwd: Path | None = None, user: bo
         if _inside(path, root):
             out.append(Source(path, kind, root, _shown(path, root, cwd)))
         else:
-            out.append(Source(path, kind, Path(os.path.realpath(path.parent)), _shown(path, root, cwd), "its folder"))
+            out.append(_own_file(path, kind, _shown(path, root, cwd)))
     return _unique(out)
 
 

@@ -38,6 +38,10 @@ def create(layout: Layout) -> list[str]:
     """Make the personal memory if it is not there; what was made, a line each (nothing: it was)."""
     check(layout)
     if layout.exists():
+        try:  # a first write killed before it wrote them left .memory/ without them
+            _git_lines(layout)
+        except (OSError, MemcliError):
+            pass  # (the write itself says what is wrong with the folder)
         return []
     root = layout.root
     try:
@@ -55,6 +59,10 @@ def create(layout: Layout) -> list[str]:
             messages.append("git is not available: your personal memory is not a git repository yet (`git init` it)")
     from memcli.upkeep.initialize import apply_init, plan_init
 
+    try:
+        _git_lines(layout)  # before .memory/, whose being there says the memory is made
+    except OSError as exc:
+        raise MemcliError(f"cannot create your personal memory in {root}: {exc.strerror}") from None
     plan = plan_init(layout, hooks=False)
     plan.write_files.pop(layout.project_file, None)
     try:
@@ -67,3 +75,15 @@ def create(layout: Layout) -> list[str]:
         " remote to have it on every machine)",
     )
     return messages
+
+
+def _git_lines(layout: Layout) -> None:
+    """memcli's ``.gitignore`` and ``.gitattributes`` lines in the personal repository, where they
+    are missing (the cache folder ``.memory/.vault/`` is never committed; memory files merge with
+    memcli's driver)."""
+    from memcli.storage.fsutil import atomic_write
+    from memcli.upkeep.initialize import plan_init
+
+    for path, text in plan_init(layout, hooks=False).write_files.items():
+        if path.parent == layout.root:
+            atomic_write(path, text, layout.root)
