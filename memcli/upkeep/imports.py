@@ -1001,12 +1001,27 @@ def _unreviewed(layout: Layout, units: list[Unit], texts: dict[str, str]) -> dic
     heading of theirs holds every unit after it (it decides their category and tag); a rule file
     is one unit; a symlink a foreign commit made holds all it leads to.  Raises MemcliError
     when git does not answer (nothing is imported unjudged)."""
+    import os
+
     from memcli.git import provenance
     from memcli.storage.fsutil import is_inside
+    from memcli.storage.paths import Layout
 
     inside = [u for u in units if is_inside(u.path, layout.root)]
+    # A file elsewhere (a ~/.claude/CLAUDE.md that links into another clone, a file of another
+    # repository named) is judged in the repository it lives in, by the same rule.
+    elsewhere: dict[str, dict[str, list[Unit]]] = {}
+    for u in units:
+        if not is_inside(u.path, layout.root):
+            real = os.path.realpath(u.path)
+            elsewhere.setdefault(os.path.dirname(real), {}).setdefault(real, []).append(u)
     try:
         found = provenance.foreign_lines(layout, sorted({str(u.path) for u in inside}))
+        for folder, files in elsewhere.items():
+            for real, foreign in provenance.foreign_lines(Layout(folder), sorted(files)).items():
+                for u in files[real]:
+                    found[str(u.path)] = foreign
+                    inside.append(u)
     except provenance.GitFailed as exc:
         raise MemcliError(f"git did not say where the sources came from ({str(exc)[:120]}); nothing imported") from None
     out: dict[Unit, str] = {}
