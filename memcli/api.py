@@ -501,7 +501,7 @@ def register_merge_driver(store: Store) -> None:
     a teammate's: git reads drivers only from config); never fails."""
     from memcli.git.repo import ensure_merge_driver
 
-    ensure_merge_driver(store.layout.root)
+    ensure_merge_driver(store.layout.root, own=store.layout.personal)  # never the repository git's env names
 
 
 def _update_index(store: Store, agent: str, category: str) -> None:

@@ -473,6 +473,28 @@ def test_a_held_personal_entry_is_reviewed_and_trusted_like_the_projects(tmp_pat
     assert "Prefer small commits" in run("inject", "dev", "commits", cwd=repo, env=env, check=True).stdout
 
 
+def test_a_first_personal_write_from_a_git_alias_in_a_linked_work_tree_leaves_the_repository_alone(tmp_path: Path):
+    """git runs a "!" alias with GIT_DIR set in a linked work tree: the personal memory's `git init`
+    and merge driver followed it, made the user's repository bare and left the personal memory
+    without a repository of its own."""
+    env = user_env(tmp_path, MEMCLI_USER_DIR=str(tmp_path / "newpers"))
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
+    repo = make_repo(tmp_path / "repo", env)
+    git("worktree", "add", "-q", str(tmp_path / "linked"), cwd=repo)
+    alias = subprocess.run(
+        ["git", "-c", "alias.r=!memcli add --user dev lessons", "r", "use uv"],
+        cwd=tmp_path / "linked",
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert alias.returncode == 0, alias.stderr
+    assert (tmp_path / "newpers" / ".git").is_dir()
+    assert git("config", "--get", "core.bare", cwd=repo).stdout.strip() == "false"
+    assert git("status", "--porcelain", cwd=repo).returncode == 0
+    assert "merge.memcli" in git("config", "--list", cwd=tmp_path / "newpers").stdout
+
+
 def test_personal_compaction_is_its_own(tmp_path: Path):
     env = user_env(tmp_path)
     repo = make_repo(tmp_path / "repo", env)

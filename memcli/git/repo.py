@@ -10,10 +10,38 @@ import subprocess
 from pathlib import Path
 
 
-def git(root: Path | str, *args: str, timeout: float = 10) -> subprocess.CompletedProcess | None:
-    """Run git in ``root``; None when git is missing or hangs."""
+# What names a repository for git besides the folder it runs in: git sets them for its hooks and
+# for "!" aliases (a linked work tree's GIT_DIR), so a git command memcli runs for another
+# repository (the personal memory's) must not inherit them.
+REPOSITORY_VARIABLES = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_COMMON_DIR",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+    "GIT_PREFIX",
+)
+
+
+def _own_env() -> dict[str, str]:
+    import os
+
+    return {k: v for k, v in os.environ.items() if k not in REPOSITORY_VARIABLES}
+
+
+def git(root: Path | str, *args: str, timeout: float = 10, own: bool = False) -> subprocess.CompletedProcess | None:
+    """Run git in ``root``; None when git is missing or hangs.  ``own``: the repository that holds
+    ``root``, whatever repository the environment names (``REPOSITORY_VARIABLES``)."""
     try:
-        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(
+            ["git", "-C", str(root), *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=_own_env() if own else None,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
 
@@ -77,8 +105,10 @@ def is_repo(root: Path) -> bool:
 
 
 def init(root: Path) -> bool:
-    """Make ``root`` a git repository of its own (``git init``); False when git is missing or fails."""
-    result = git(root, "init", "-q")
+    """Make ``root`` a git repository of its own (``git init``); False when git is missing or fails.
+    Never the repository the environment names: run from a git alias in a linked work tree,
+    ``git init`` followed its GIT_DIR and made the user's repository bare."""
+    result = git(root, "init", "-q", own=True)
     return bool(result and result.returncode == 0)
 
 
@@ -228,9 +258,10 @@ def driver_command() -> str:
     )
 
 
-def _config_file(root: Path) -> Path | None | bool:
+def _config_file(root: Path, own: bool = False) -> Path | None | bool:
     """The repository's config file when it is plainly ``.git/config`` above ``root``;
-    True when git must be asked (a worktree or submodule); None outside git."""
+    True when git must be asked (a worktree or submodule); None outside git (``own``: whatever
+    repository the environment names)."""
     import os
 
     for folder in (root, *root.parents):
@@ -242,12 +273,12 @@ def _config_file(root: Path) -> Path | None | bool:
                 return True
         except OSError:
             return None
-    return True if os.environ.get("GIT_DIR") else None
+    return True if os.environ.get("GIT_DIR") and not own else None
 
 
-def merge_driver_registered(root: Path) -> bool | None:
+def merge_driver_registered(root: Path, own: bool = False) -> bool | None:
     """Whether this clone's config defines memcli's merge driver; None outside git."""
-    where = _config_file(root)
+    where = _config_file(root, own)
     if where is None:
         return None
     if isinstance(where, Path):
@@ -255,26 +286,27 @@ def merge_driver_registered(root: Path) -> bool | None:
             return f'[merge "{DRIVER}"]' in where.read_text(encoding="utf-8", errors="replace")
         except OSError:
             return False
-    result = git(root, "config", "--get", f"merge.{DRIVER}.driver")
+    result = git(root, "config", "--get", f"merge.{DRIVER}.driver", own=own)
     if result is None or result.returncode not in (0, 1):
         return None
     return result.returncode == 0
 
 
-def register_merge_driver(root: Path) -> bool:
+def register_merge_driver(root: Path, own: bool = False) -> bool:
     """Write memcli's merge driver into the repository's config (git reads drivers only from there)."""
     for key, value in (("name", DRIVER_NAME), ("driver", driver_command())):
-        result = git(root, "config", f"merge.{DRIVER}.{key}", value)
+        result = git(root, "config", f"merge.{DRIVER}.{key}", value, own=own)
         if result is None or result.returncode != 0:
             return False
     return True
 
 
-def ensure_merge_driver(root: Path) -> None:
-    """Register the driver if this clone lacks it (a fresh clone, a teammate's); never fails."""
+def ensure_merge_driver(root: Path, own: bool = False) -> None:
+    """Register the driver if this clone lacks it (a fresh clone, a teammate's); never fails.
+    ``own``: in the repository that holds ``root`` only (the personal memory's)."""
     try:
-        if merge_driver_registered(root) is False:
-            register_merge_driver(root)
+        if merge_driver_registered(root, own) is False:
+            register_merge_driver(root, own)
     except OSError:
         pass
 
