@@ -559,7 +559,9 @@ def _own_file(path: Path, kind: str, shown: str) -> Source:
     symlink into their dotfiles: GNU stow, home-manager): read where it leads.  Leading into the
     repository, it is judged there as the repository's file is (``_unreviewed``)."""
     real = Path(os.path.realpath(path))
-    return Source(real, kind, real.parent, shown, "its folder")
+    # the path as named: its links are followed to where they lead for reading, and one at a time
+    # for judging (``_place_in_git``: a link a commit made in a repository holds what it shows)
+    return Source(Path(os.path.abspath(path)), kind, real.parent, shown, "its folder")
 
 
 def find_sources(root: Path, given: list[str], cwd: Path | None = None, user: bool = False) -> list[Source]:
@@ -1007,19 +1009,23 @@ def _unreviewed(layout: Layout, units: list[Unit], texts: dict[str, str]) -> dic
     from memcli.storage.fsutil import is_inside
     from memcli.storage.paths import Layout
 
-    inside = [u for u in units if is_inside(u.path, layout.root)]
-    # A file elsewhere (a ~/.claude/CLAUDE.md that links into another clone, a file of another
-    # repository named) is judged in the repository it lives in, by the same rule.
+    # A file of another repository (a ~/.claude/CLAUDE.md that links into another clone, a file
+    # of one named, a file in a submodule) is judged in the repository it lives in, by the same
+    # rule, at the first place its symlinks reach there (a link their commit made holds all).
+    home = _work_tree(os.path.realpath(layout.root))
+    inside: list[Unit] = []
     elsewhere: dict[str, dict[str, list[Unit]]] = {}
     for u in units:
-        if not is_inside(u.path, layout.root):
-            real = os.path.realpath(u.path)
-            elsewhere.setdefault(os.path.dirname(real), {}).setdefault(real, []).append(u)
+        place, top = _place_in_git(str(u.path))
+        if top is not None and top != home:
+            elsewhere.setdefault(top, {}).setdefault(place, []).append(u)
+        elif is_inside(u.path, layout.root):
+            inside.append(u)
     try:
         found = provenance.foreign_lines(layout, sorted({str(u.path) for u in inside}))
-        for folder, files in elsewhere.items():
-            for real, foreign in provenance.foreign_lines(Layout(folder), sorted(files)).items():
-                for u in files[real]:
+        for top, files in elsewhere.items():
+            for place, foreign in provenance.foreign_lines(Layout(top), sorted(files)).items():
+                for u in files[place]:
                     found[str(u.path)] = foreign
                     inside.append(u)
     except provenance.GitFailed as exc:
@@ -1049,6 +1055,38 @@ def _unreviewed(layout: Layout, units: list[Unit], texts: dict[str, str]) -> dic
                     reworded[unit.says].reason() + ": merge it to the trusted branch first, or add the text yourself"
                 )
     return out
+
+
+def _work_tree(folder: str) -> str | None:
+    """The work tree (the folder holding ``.git``, a folder or a file) that holds ``folder``."""
+    import os
+
+    while not os.path.lexists(os.path.join(folder, ".git")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    return folder
+
+
+def _place_in_git(path: str) -> tuple[str, str | None]:
+    """Where ``path`` first lies in a git work tree, following its symlinks one at a time (the
+    link's own place, so that a link a commit made is judged as theirs), and that work tree; the
+    file's own place and None when no step of the way is in one."""
+    import os
+
+    seen: set[str] = set()
+    here = os.path.abspath(path)
+    while True:
+        folder = os.path.realpath(os.path.dirname(here))
+        here = os.path.join(folder, os.path.basename(here))
+        top = _work_tree(folder)
+        if top is not None:
+            return here, top
+        if not os.path.islink(here) or here in seen or len(seen) > 40:
+            return os.path.realpath(path), None
+        seen.add(here)
+        here = os.path.join(folder, os.readlink(here))
 
 
 def _says(unit: Unit, text: str) -> set[tuple[str, str, tuple[str, ...]]]:
