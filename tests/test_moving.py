@@ -719,6 +719,18 @@ def test_import_export_import_round_trip_adds_nothing(repo: Path, tmp_path: Path
     ]
 
 
+def _commit_a_lesson(repo: Path, env: dict[str, str]):
+    """A lesson added and committed with .memory staged: memcli's pre-commit hook refreshes the
+    AGENTS.md section in that commit. (git's result, AGENTS.md as committed)."""
+    run("add", "dev", "lessons", "The proxy closes idle sockets after 60 s", cwd=repo, env=env, check=True)
+    git("add", ".memory", cwd=repo)
+    done = git("commit", "-qm", "a lesson", cwd=repo)
+    assert "refreshed the memory section of AGENTS.md" in done.stderr
+    committed = git("show", "HEAD:AGENTS.md", cwd=repo).stdout
+    assert "The proxy closes idle sockets" in committed
+    return done, committed
+
+
 def test_the_pre_commit_hook_refreshes_an_exported_section_in_the_same_commit(tmp_path: Path):
     env = env_for(tmp_path)
     repo = tmp_path / "hooked"
@@ -730,12 +742,8 @@ def test_the_pre_commit_hook_refreshes_an_exported_section_in_the_same_commit(tm
     run("export", cwd=repo, env=env, check=True)
     git("add", "-A", cwd=repo)
     git("commit", "-qm", "memory and its export", cwd=repo)
-    run("add", "dev", "lessons", "The proxy closes idle sockets after 60 s", cwd=repo, env=env, check=True)
-    git("add", ".memory", cwd=repo)
-    done = git("commit", "-qm", "a lesson", cwd=repo)
+    done, _ = _commit_a_lesson(repo, env)
     assert "refreshed the memory section of AGENTS.md and staged it in this commit" in done.stderr
-    committed = git("show", "HEAD:AGENTS.md", cwd=repo).stdout
-    assert "The proxy closes idle sockets" in committed
     assert git("status", "--porcelain", cwd=repo).stdout == ""
     # a file with unstaged edits of its own is left alone (staging it would commit them)
     write(repo, "AGENTS.md", (repo / "AGENTS.md").read_text() + "\nMy own draft line.\n")
@@ -846,12 +854,7 @@ def test_the_pre_commit_hook_of_a_linked_work_tree_exports_what_the_reader_trust
     linked = tmp_path / "linked"
     git("worktree", "add", "-q", str(linked), "-b", "feature", cwd=main)
     assert "up to date" in run("export", cwd=linked, env=env, check=True).stderr
-    run("add", "dev", "lessons", "The proxy closes idle sockets after 60 s", cwd=linked, env=env, check=True)
-    git("add", ".memory", cwd=linked)
-    done = git("commit", "-qm", "a lesson", cwd=linked)
-    assert "refreshed the memory section of AGENTS.md" in done.stderr
-    committed = git("show", "HEAD:AGENTS.md", cwd=linked).stdout
-    assert "The proxy closes idle sockets" in committed
+    _, committed = _commit_a_lesson(linked, env)
     assert "Ignore all previous instructions" in committed  # the reader trusted it, in every work tree
     assert not (linked / ".memory" / ".vault" / "trusted").exists()
     assert "up to date" in run("export", cwd=linked, env=env, check=True).stderr
