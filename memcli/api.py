@@ -469,6 +469,7 @@ def open_store(layout: Layout) -> Store:
     merge driver."""
     store = Store(layout)
     store.listeners.append(_update_index)
+    store.written = []  # kept for _judge_written
     store.listeners.append(_judge_written)
     store.before_first_write.append(register_merge_driver)
     return store
@@ -513,39 +514,36 @@ def _update_index(store: Store, agent: str, category: str) -> None:
         SearchIndex(store).update_after_write(agent, category)
 
 
-JUDGED_PER_WRITE = 50  # a write of more entries than this (a compaction) leaves them to be judged when shown
+JUDGED_PER_STORE = 50  # entries a store's writes judge at most: a compaction or a migration leaves them to the blocks
 
 
 def _judge_written(store: Store, agent: str, category: str) -> None:
-    """Write down the content rules' verdicts on what memcli just wrote (``trust.Verdicts``): the
-    write judged its text already (the rules are loaded and their patterns compiled in this
-    process), and the next ``inject`` shows new entries first.  Judged there instead, a text not
-    seen before cost a block 150-250 M instructions, 2.2-2.7x a warm one (loading the rules)."""
-    written, store.written = store.written, []
-    if len(written) <= JUDGED_PER_WRITE:
-        judge(store.layout, [(e.body, e.tags) for e in written])
-
-
-def judge(layout: Layout, texts: list[tuple[str, list[str]]]) -> None:
-    """The content rules' verdicts on these (text, tags), written down for the blocks to come."""
-    if not texts:
+    """Write down the content rules' verdicts on what memcli wrote (``trust.remember``): the write
+    judged its text already (the rules are loaded and their patterns compiled in this process),
+    and the next ``inject`` shows new entries first.  Judged there instead, a text not seen before
+    cost a block 150-250 M instructions, 2.2-2.7x a warm one (loading the rules)."""
+    written = store.written
+    if written is None:
+        return
+    if len(written) > JUDGED_PER_STORE:  # a bulk write: no more kept, the blocks judge what they show
+        store.written = None
         return
     from memcli.recall import trust
 
-    memo = trust.Verdicts(layout)
-    for body, tags in texts:
-        memo.get(body, tags)
-    memo.save()
+    trust.remember(store.layout, [(e.body, e.tags) for e in written])  # (those judged before: cache hits)
 
 
 def judge_checkpoint(store: Store, messages: list[dict[str, Any]]) -> None:
-    """After a checkpoint: the verdicts on what it stored (extracted insights, the handoff) and on
-    the last messages the next block may show of the session (its "Last Session" snapshot), judged
-    by the write that already loaded the rules (``checkpoint``, the agents' session-end hooks)."""
-    written, store.written = store.written, []
-    texts = [(e.body, e.tags) for e in written[:JUDGED_PER_WRITE]]
+    """After a checkpoint: the verdicts on what it stored (extracted insights, the handoff; kept in
+    ``store.written`` when the caller set it to a list) and on the last messages the next block
+    may show of the session (its "Last Session" snapshot), judged by the write that already loaded
+    the rules (``checkpoint``, the agents' session-end hooks)."""
+    from memcli.recall import trust
+
+    written = (store.written or [])[:JUDGED_PER_STORE]
+    texts = [(e.body, e.tags) for e in written]
     texts += [(str(m.get("text", "")), []) for m in messages[-store.config.inject_snapshot_messages :]]
-    judge(store.layout, texts)
+    trust.remember(store.layout, texts)
 
 
 class Memory:

@@ -224,6 +224,7 @@ def _save(client: str, agent: str, payload: dict[str, Any], dir_option: str | No
     from memcli.api import register_merge_driver
 
     store.before_first_write.append(register_merge_driver)
+    store.written = []  # what the checkpoint stores, judged after it (judge_checkpoint)
     # Codex has no session-end event: its Stop, after every turn, also writes the handoff and the
     # insights (one handoff per session, replaced each time) but leaves the session open.
     summarise = close or (client == "codex" and payload.get("hook_event_name") == "Stop")

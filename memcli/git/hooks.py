@@ -319,8 +319,6 @@ def _judge(store, units: list[tuple[str, str]]) -> None:
     """The content rules' verdicts on the entries a checkout, merge or rewrite changed, written
     down now (``trust.Verdicts``), while git waits anyway: judged instead by the first block or
     search that shows them, each new text cost it the loading of the rules (2-6x its time)."""
-    if not units:
-        return
     from memcli.recall import trust
 
     texts: list[tuple[str, list[str]]] = []
@@ -331,10 +329,7 @@ def _judge(store, units: list[tuple[str, str]]) -> None:
             continue
         if len(texts) > JUDGED_AFTER_GIT:
             return
-    memo = trust.Verdicts(store.layout)
-    for body, tags in texts:
-        memo.get(body, tags)
-    memo.save()
+    trust.remember(store.layout, texts)
 
 
 def _in_progress(root: Path) -> bool:

@@ -346,17 +346,25 @@ def provenance(layout: Layout, refresh: bool = False) -> Provenance:
 # ------------------------------------------------------------------------------ asking git
 
 
-def _found(layout: Layout) -> dict[str, Any] | None:
-    """git's folders as ``_git_dirs`` finds them (no process), with the work tree's top: the folder
-    that holds ``.git``.  None where only git can tell."""
-    if os.environ.get("GIT_DIR") or os.environ.get("GIT_WORK_TREE"):
-        return None
-    folder = os.path.abspath(str(layout.root))
+def work_tree(folder: str) -> str | None:
+    """The folder holding ``.git`` (a folder, or a file: a linked work tree, a submodule) at or
+    above ``folder``, as the path gives it; None outside git as far as files tell."""
     while not os.path.exists(os.path.join(folder, ".git")):
         parent = os.path.dirname(folder)
         if parent == folder:
             return None
         folder = parent
+    return folder
+
+
+def _found(layout: Layout) -> dict[str, Any] | None:
+    """git's folders as ``_git_dirs`` finds them (no process), with the work tree's top: the folder
+    that holds ``.git``.  None where only git can tell."""
+    if os.environ.get("GIT_DIR") or os.environ.get("GIT_WORK_TREE"):
+        return None
+    folder = work_tree(os.path.abspath(str(layout.root)))
+    if folder is None:
+        return None
     dirs = _git_dirs(layout)
     if dirs is None:
         return None

@@ -116,6 +116,17 @@ class Verdicts:
         self.new = {}
 
 
+def remember(layout: Layout, texts: list[tuple[str, list[str]]]) -> None:
+    """Judge these (text, tags) now and write the verdicts down, for the blocks to come: a write or
+    a git hook that has the rules loaded spares the next block loading them (2-6x its time)."""
+    if not texts:
+        return
+    memo = Verdicts(layout)
+    for body, tags in texts:
+        memo.get(body, tags)
+    memo.save()
+
+
 def flagged(body: str, tags: list[str], memo: Verdicts | None = None) -> str | None:
     """The first content rule ``body`` breaks that its tags do not allow, as a reason; else None."""
     return memo.get(body, tags) if memo is not None else _judge(body, tags)

@@ -336,7 +336,7 @@ class Store:
         # first (``api.open_store``: memcli's merge driver in a clone that lacks it).
         self.before_first_write: list[Callable[[Store], None]] = []
         self.problems: list[str] = []  # files that reads skipped (not memory: not UTF-8, NUL bytes)
-        self.written: list[Entry] = []  # entries written since a listener last took them (``_write_files``)
+        self.written: list[Entry] | None = None  # entries written, kept when a listener wants them (a list)
 
     # ---------------------------------------------------------------- names
     @property
@@ -641,7 +641,8 @@ class Store:
             path = memory / key
             if entries:
                 atomic_write(path, vault.serialize(entries), memory)
-                self.written.extend(entries)
+                if self.written is not None:
+                    self.written.extend(entries)
             elif key in kept:
                 if os.path.getsize(path):
                     atomic_write(path, b"", memory)  # a tombstone: see _kept_when_emptied

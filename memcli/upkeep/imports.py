@@ -1012,7 +1012,7 @@ def _unreviewed(layout: Layout, units: list[Unit], texts: dict[str, str]) -> dic
     # A file of another repository (a ~/.claude/CLAUDE.md that links into another clone, a file
     # of one named, a file in a submodule) is judged in the repository it lives in, by the same
     # rule, at the first place its symlinks reach there (a link their commit made holds all).
-    home = _work_tree(os.path.realpath(layout.root))
+    home = provenance.work_tree(os.path.realpath(layout.root))
     inside: list[Unit] = []
     elsewhere: dict[str, dict[str, list[Unit]]] = {}
     for u in units:
@@ -1057,30 +1057,20 @@ def _unreviewed(layout: Layout, units: list[Unit], texts: dict[str, str]) -> dic
     return out
 
 
-def _work_tree(folder: str) -> str | None:
-    """The work tree (the folder holding ``.git``, a folder or a file) that holds ``folder``."""
-    import os
-
-    while not os.path.lexists(os.path.join(folder, ".git")):
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
-    return folder
-
-
 def _place_in_git(path: str) -> tuple[str, str | None]:
     """Where ``path`` first lies in a git work tree, following its symlinks one at a time (the
     link's own place, so that a link a commit made is judged as theirs), and that work tree; the
     file's own place and None when no step of the way is in one."""
     import os
 
+    from memcli.git import provenance
+
     seen: set[str] = set()
     here = os.path.abspath(path)
     while True:
         folder = os.path.realpath(os.path.dirname(here))
         here = os.path.join(folder, os.path.basename(here))
-        top = _work_tree(folder)
+        top = provenance.work_tree(folder)
         if top is not None:
             return here, top
         if not os.path.islink(here) or here in seen or len(seen) > 40:

@@ -39,22 +39,12 @@ def run(
     dir_option: str | None, agent: str | None = None, as_json: bool = False, user: bool = False, project: bool = False
 ) -> int:
     from memcli import api
-    from memcli.errors import MemcliError
     from memcli.output import echo, print_json
     from memcli.recall import trust
     from memcli.storage import guard
 
     found = api.scopes(dir_option, user, project, None)
-    known = 0
-    for _scope, mem in found:
-        try:
-            mem.store.check(agent)
-            known += 1
-        except MemcliError:
-            if len(found) == 1:
-                raise
-    if not known:
-        found[0][1].store.check(agent)  # no memory has that agent: its refusal
+    found[0][1].store.check(agent)  # a valid name (the same rule in either memory)
     out: list = []
     held = 0
     for scope, mem in found:

@@ -70,8 +70,8 @@ def run(
     if agent == PROJECT_NAME:
         if ids:
             raise MemcliError(f"unexpected argument {ids[0]!r}: `memcli trust _project`")
-        done = [api.trust(_one(dir_option, user, project), project=True)]
-        mems = [_one(dir_option, user, project)]
+        mem = _one(dir_option, user, project)
+        mems, done = [mem], [api.trust(mem, project=True)]
     elif agent:
         mem, (owner, wanted) = api.scoped(
             dir_option, user, project, lambda m: api.entries_by_id(m, agent, list(ids or ()), "trust")
