@@ -64,6 +64,23 @@ ZERO = "0" * 40
 class GitFailed(Exception):
     """git could not say where content came from (it hung, or failed): the last answer stands."""
 
+    @classmethod
+    def of(cls, what: str, done: Any) -> GitFailed:
+        """``what`` failed: with git's own first line when it said one, in words for the reason a
+        user can act on (a repository another user owns, which git refuses to read)."""
+        said = (getattr(done, "stderr", "") or "").strip()
+        owned = re.search(r"dubious ownership in repository at '([^']*)'", said)
+        if owned:
+            top = owned.group(1)
+            return cls(
+                f"git refuses to read {top}: another user owns it (if you trust it:"
+                f" `git config --global --add safe.directory {top}`)"
+            )
+        if done is None:
+            return cls(f"{what}: git did not answer")
+        first = next((line for line in said.splitlines() if line.strip()), "")
+        return cls(f"{what}: {first.removeprefix('fatal: ')}" if first else what)
+
 
 class Poisoned(Exception):
     """The memory as checked out may not be shown at all (see ``_poisoned``)."""
@@ -317,12 +334,29 @@ def _fresh(data: dict[str, Any], layout: Layout) -> bool:
     return True
 
 
-def provenance(layout: Layout, refresh: bool = False) -> Provenance:
+def provenance(layout: Layout, refresh: bool = False, reader_trust: bool = True) -> Provenance:
     """The memory's provenance, from the cache while git's state holds; never raises.  When git
     fails to answer, what the cache held last stands (it is not replaced, so the next call asks
     again): a git that hangs or refuses never lets what was held back through.  The developer's
     personal memory (``paths.PersonalLayout``) is their own writing: nothing in it is unreviewed
-    (the content rules still judge its text, and what the reader trusted of it stands)."""
+    (the content rules still judge its text, and what the reader trusted of it stands).
+
+    ``reader_trust=False``: the answer as if the reader had trusted nothing (``memcli trust`` is one
+    clone's decision): what ``memcli export`` may write into a file every clone commits.  Worked
+    out anew (not cached) when the reader did trust something."""
+    if not reader_trust:
+        answer = provenance(layout, refresh)
+        if not answer.trusted:
+            return answer
+        if layout.personal:
+            return NOTHING
+        try:
+            in_git = _git_dirs(layout) is not None or bool(os.environ.get("GIT_DIR"))
+            return _compute(layout, None, in_git, trusting=False)
+        except Exception as exc:  # as below: nothing from memory is shown until git answers
+            if os.environ.get("MEMCLI_DEBUG") and not isinstance(exc, GitFailed):
+                raise
+            return Provenance([], set(), None, True, f"git did not say where memory came from ({str(exc)[:300]})")
     if layout.personal:
         trusted = _read_trusted(*_trust_file(layout))
         return Provenance([], trusted, None, False) if trusted else NOTHING
@@ -339,7 +373,7 @@ def provenance(layout: Layout, refresh: bool = False) -> Provenance:
         if data and data.get("git") and _git_dirs(layout) is not None:
             return _answer(data)
         if in_git:  # no earlier answer to stand by: nothing from memory is shown until git answers
-            return Provenance([], set(), None, True, f"git did not say where memory came from ({str(exc)[:120]})")
+            return Provenance([], set(), None, True, f"git did not say where memory came from ({str(exc)[:300]})")
         return NOTHING
 
 
@@ -386,7 +420,7 @@ def _refs(top: str) -> dict[str, tuple[str, str]]:
     """Every branch and remote-tracking ref: name -> (commit, symbolic target or '')."""
     done = git(top, "for-each-ref", "--format=%(refname)%00%(objectname)%00%(symref)", "refs/heads", "refs/remotes")
     if done is None or done.returncode != 0:
-        raise GitFailed("for-each-ref")
+        raise GitFailed.of("for-each-ref", done)
     out: dict[str, tuple[str, str]] = {}
     for line in done.stdout.splitlines():
         parts = line.split("\0")
@@ -399,7 +433,7 @@ def _config(top: str) -> dict[str, str]:
     pattern = r"^(memcli\.trustedref|init\.defaultbranch|remote\..*\.url|branch\..*\.(remote|merge))$"
     done = git(top, "config", "-z", "--get-regexp", pattern)
     if done is None or done.returncode not in (0, 1):
-        raise GitFailed("config")
+        raise GitFailed.of("config", done)
     out: dict[str, str] = {}
     for record in done.stdout.split("\0"):
         key, _, value = record.partition("\n")
@@ -540,7 +574,7 @@ def _log_command(args: list[str], *paths: str) -> list[str]:
 
 def _parse_log(done: Any) -> list[Commit]:
     if done is None or done.returncode != 0:
-        raise GitFailed(done.stderr.strip() if done is not None else "git did not run")
+        raise GitFailed.of("log", done)
     out: list[Commit] = []
     tokens = done.stdout.split("\0")
     i = 0
@@ -712,14 +746,17 @@ def _entry_keys(e: Entry) -> list[str]:
 # ------------------------------------------------------------------------------ the answer
 
 
-def _compute(layout: Layout, cache: str, in_git: bool) -> Provenance:
+def _compute(layout: Layout, cache: str | None, in_git: bool, trusting: bool = True) -> Provenance:
+    """Ask git (``cache``: where to keep the answer; ``trusting=False``: ignoring the reader's
+    ``memcli trust`` decisions, and kept nowhere)."""
     where = _found(layout) or _where(layout)
     if where is None:
         if in_git:
             raise GitFailed("rev-parse")  # a repository git will not read now (ownership, a hang)
         stamp = _no_git_stamp(layout)
-        trusted = _read_trusted(*_trust_file(layout))
-        _save(cache, {"v": VERSION, "git": None, "stamp": stamp, "trusted": sorted(trusted)})
+        trusted = _read_trusted(*_trust_file(layout)) if trusting else set()
+        if cache is not None:
+            _save(cache, {"v": VERSION, "git": None, "stamp": stamp, "trusted": sorted(trusted)})
         return Provenance([], trusted, None, False)
     top = where["top"]
     refs = _refs(top)
@@ -728,7 +765,7 @@ def _compute(layout: Layout, cache: str, in_git: bool) -> Provenance:
     head_ref = _head_ref(where)
     where["refs"] = [r for r in (head_ref, ref_t, "refs/remotes/origin/HEAD") if r]
     stamp = _stamp(layout, where)  # taken before asking git: a change meanwhile is seen next time
-    trusted = _read_trusted(*_trust_file(layout))
+    trusted = _read_trusted(*_trust_file(layout)) if trusting else set()
     memrel = os.path.relpath(os.path.realpath(layout.memory), os.path.realpath(top)).replace(os.sep, "/")
     prefix = memrel + "/"
     poisoned = _poisoned(top, memrel)
@@ -739,6 +776,8 @@ def _compute(layout: Layout, cache: str, in_git: bool) -> Provenance:
             holds, config_held = _holds(layout, where, refs, ref_t, head_ref, memrel, prefix, trusted)
         except Poisoned as exc:
             poisoned = poisoned or str(exc)
+    if cache is None:
+        return Provenance(holds, trusted, ref_t, True, poisoned, config_held, note)
     _save(
         cache,
         {
@@ -762,7 +801,7 @@ def _poisoned(top: str, memrel: str) -> str | None:
     symlink leading out sits where memory is read."""
     done = git(top, "ls-files", "-s", "-z", "--", f"{memrel}/.vault")
     if done is None or done.returncode != 0:
-        raise GitFailed("ls-files")
+        raise GitFailed.of("ls-files", done)
     for record in done.stdout.split("\0"):
         info, _, path = record.partition("\t")
         if path:  # (not named: a file's name is the branch's own text, and the block is no place for it)
@@ -1087,7 +1126,7 @@ def _candidates(
         asked.append(["--no-replace-objects", "diff-index", "--cached", "--name-only", "-z", head, "--", memrel])
     for done in git_many(top, asked, timeout=GIT_TIMEOUT * 3) if asked else ():
         if done is None or done.returncode != 0:
-            raise GitFailed("diff")
+            raise GitFailed.of("diff", done)
         names.update(n[len(prefix) :] for n in done.stdout.split("\0") if n.startswith(prefix))
     return sorted(n for n in names if n and not n.startswith(".vault/"))
 

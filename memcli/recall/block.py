@@ -234,8 +234,10 @@ def gather(
     instructions: bool | str,
     warn: Callable[[str], None],
     explain: bool = False,
+    reader_trust: bool = True,
 ) -> Selection:
-    """Everything the block could hold, before the budget is applied.  Never raises MemcliError."""
+    """Everything the block could hold, before the budget is applied.  Never raises MemcliError.
+    ``reader_trust=False``: as if the reader had trusted nothing (``provenance``'s option)."""
     sel = Selection()
     project = uncommented = ""
     try:
@@ -273,7 +275,7 @@ def gather(
         """Asked once, after the first search has brought the index up to date: memory files that
         changed without git's state changing (a restore, a copy) change the index's manifest."""
         if not known:
-            known.append(trust.provenance(layout))
+            known.append(trust.provenance(layout, reader_trust=reader_trust))
         return known[0]
 
     def allowed(category: str, entry_id: int, date: str, tags: list[str], body: str) -> bool:

@@ -6,8 +6,10 @@ decisions and lessons and its open tasks, chosen and cut to the budget by what `
 (``recall.block.gather`` and ``fit``; no task, so the newest decisions and lessons, up to
 ``DECISIONS`` and ``LESSONS``).  The last handoff and the recovery snapshot are left out: they
 are one session's, and would change the file at every session's end.  Held-back memory
-(unreviewed, flagged: ``recall.trust``) is never written; the poisoned memory of a branch exports
-nothing.  Everything outside the section stays byte for byte (``storage.sections.with_section``);
+(unreviewed, flagged: ``recall.trust``) is never written, nor memory only the reader's ``memcli
+trust`` lets in: the file is committed, and one clone's decision would reach every clone's agents
+(an entry's own ``allow-RULE`` tag, or the trusted branch, is everyone's); the poisoned memory of a
+branch exports nothing.  Everything outside the section stays byte for byte (``storage.sections.with_section``);
 a section already current is not written at all (the file keeps its mtime).  ``memcli setup
 codex``'s own section of AGENTS.md has other markers: each leaves the other alone.
 
@@ -57,6 +59,7 @@ class Section(Selection):
 
     agent = "dev"
     budget = 0
+    reader_trusted = False  # the reader trusted some memory (``memcli trust``): it is not exported
 
     def render(self) -> str:
         parts = [ABOUT.format(agent=self.agent, budget=self.budget), "", HEADING]
@@ -92,7 +95,10 @@ def section(layout: Layout, agent: str, budget: int | None, warn: Callable[[str]
 
     validate_agent(agent)
     config = load_config(layout.memory)
-    prov = trust.provenance(layout)
+    known = Store(layout, config).agents()
+    if known and agent not in known:  # a typo would export nothing, silently
+        raise MemcliError(f"agent {agent!r} has no memory here; known agents: {', '.join(known)}; nothing changed")
+    prov = trust.provenance(layout, reader_trust=False)  # the file is every clone's: no one clone's trust
     if prov.poisoned:
         raise MemcliError(f"no memory exported: {prov.poisoned} (`memcli review`)")
     if prov.config_held:
@@ -101,9 +107,12 @@ def section(layout: Layout, agent: str, budget: int | None, warn: Callable[[str]
     config.inject_decisions = max(config.inject_decisions, DECISIONS)
     config.inject_lessons = max(config.inject_lessons, LESSONS)
     chosen = Section()
-    chosen.__dict__.update(vars(block.gather(Store(layout, config), layout, agent, "", False, warn)))
+    chosen.__dict__.update(
+        vars(block.gather(Store(layout, config), layout, agent, "", False, warn, reader_trust=False))
+    )
     chosen.handoff, chosen.snapshot, chosen.show_held = None, [], False
     chosen.agent, chosen.budget = agent, budget or config.inject_budget
+    chosen.reader_trusted = bool(trust.provenance(layout).trusted)
     return block.fit(chosen, chosen.budget)  # type: ignore[return-value]
 
 

@@ -1029,7 +1029,10 @@ def _unreviewed(layout: Layout, units: list[Unit], texts: dict[str, str]) -> dic
                     found[str(u.path)] = foreign
                     inside.append(u)
     except provenance.GitFailed as exc:
-        raise MemcliError(f"git did not say where the sources came from ({str(exc)[:120]}); nothing imported") from None
+        said = str(exc)
+        if said.startswith("git refuses"):  # a reason the user can act on, whole
+            raise MemcliError(f"{said}; nothing imported") from None
+        raise MemcliError(f"git did not say where the sources came from ({said[:120]}); nothing imported") from None
     out: dict[Unit, str] = {}
     for path, foreign in found.items():
         keys = foreign.keys

@@ -12,7 +12,8 @@ A marked section of AGENTS.md (--to claude: CLAUDE.md; copilot: .github/copilot-
 cursor: the rule .cursor/rules/memcli-memory.mdc) gets the project text, the pinned entries, the
 newest decisions and lessons and the open tasks, within the budget, as `inject` picks and cuts
 them. Everything else in the file stays byte for byte; `memcli setup codex`'s section stays too.
-Memory held back (`memcli review`) is never exported. Run again, it rewrites the file only when
+Memory held back (`memcli review`) is never exported, nor what only your `memcli trust`
+lets in: the file is committed, and one clone's decision would reach every clone's agents. Run again, it rewrites the file only when
 the memory changed. After that, memcli's pre-commit hook (`memcli init`) refreshes every exported
 section in each commit that changes memory, and stages it in that commit. `memcli import` never
 reads the section back.""",
@@ -77,7 +78,8 @@ def run(
             export.write(layout.root, change)
     if chosen is not None and chosen.held:
         n = len(chosen.held)
-        warn(f"{n} held-back {'memory' if n == 1 else 'memories'} not exported (`memcli review`)")
+        mine = "; what `memcli trust` let in is this clone's alone, never exported" if chosen.reader_trusted else ""
+        warn(f"{n} held-back {'memory' if n == 1 else 'memories'} not exported (`memcli review`{mine})")
     if as_json:
         print_json(
             {
