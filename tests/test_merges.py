@@ -388,13 +388,16 @@ def test_hooks_never_leave_tracked_files_modified_after_a_pull(origin: Path):
         assert modified_tracked(a) == []
 
 
-def test_pre_commit_hook_compacts_into_the_users_commit(repo_with_hooks: Path):
+@pytest.mark.parametrize("named", [[], [".memory"]], ids=["commit", "commit-named-paths"])
+def test_pre_commit_hook_compacts_into_the_users_commit(repo_with_hooks: Path, named: list[str]):
+    """Also in `git commit .memory`, whose commit git makes from a temporary index: what the hook
+    stages goes into both (``repo.commit_indexes``), so nothing shows as staged back after it."""
     repo = repo_with_hooks
     for i in range(35):
         add(repo, f"lesson {i}", category="lessons")
     (repo / ".memory" / ".vault" / "compact-log.json").unlink()  # the last compaction is long ago
     gitx("add", "-A", cwd=repo)
-    result = gitx("commit", "-qm", "many lessons", cwd=repo)
+    result = gitx("commit", *named, "-qm", "many lessons", cwd=repo)
     assert "compacted the memory" in result.stderr
     assert modified_tracked(repo) == [] and gitx("status", "--porcelain", cwd=repo).stdout == ""
     committed = gitx("grep", "-l", "Compacted 15 older entries", "HEAD", "--", ".memory/dev/lessons", cwd=repo).stdout

@@ -788,6 +788,48 @@ def test_the_pre_commit_hook_refreshes_an_exported_section_in_the_same_commit(tm
     assert "Fly restarts" not in git("show", "HEAD:AGENTS.md", cwd=repo).stdout
 
 
+@pytest.mark.parametrize("where", ["main", "linked"])
+def test_a_commit_of_named_paths_carries_the_refreshed_section(tmp_path: Path, where: str):
+    """`git commit .memory -m …` makes its commit from a temporary index, and writes the named paths
+    into the real one after it: the section was not refreshed at all.  Now it is in the commit, and
+    in the index after it (no change shows as staged back); a change of AGENTS.md staged in the
+    index, which such a commit leaves out, is left alone, and said."""
+    env = env_for(tmp_path)
+    repo = tmp_path / "hooked"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", cwd=repo)
+    run("init", cwd=repo, env=env, check=True)  # with the git hooks
+    write(repo, "AGENTS.md", "# Agents\n")
+    run("add", "dev", "decisions", "Adopt SSE for streaming", cwd=repo, env=env, check=True)
+    run("export", cwd=repo, env=env, check=True)
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "memory and its export", cwd=repo)
+    if where == "linked":  # git sets GIT_DIR and GIT_INDEX_FILE for a linked work tree's hooks
+        git("worktree", "add", "-q", str(tmp_path / "linked"), "-b", "feature", cwd=repo)
+        repo = tmp_path / "linked"
+    entry_id = run("add", "dev", "lessons", "The proxy drops idle sockets", cwd=repo, env=env, check=True).stdout
+    git("add", ".memory", cwd=repo)
+    done = git("commit", ".memory", "-m", "a lesson", cwd=repo)
+    assert "refreshed the memory section of AGENTS.md and staged it in this commit" in done.stderr, done.stderr
+    assert "The proxy drops idle sockets" in git("show", "HEAD:AGENTS.md", cwd=repo).stdout
+    assert git("status", "--porcelain", cwd=repo).stdout == ""
+    run("edit", "dev", entry_id.strip(), "The proxy drops idle sockets after 60 s", cwd=repo, env=env, check=True)
+    git("commit", "-m", "edited", "--", ".memory", cwd=repo)
+    assert "after 60 s" in git("show", "HEAD:AGENTS.md", cwd=repo).stdout
+    assert git("status", "--porcelain", cwd=repo).stdout == ""
+    # a change of AGENTS.md staged but not in the work tree: `git commit .memory` leaves it out
+    committed = (repo / "AGENTS.md").read_text()
+    write(repo, "AGENTS.md", "My staged intro.\n" + committed)
+    git("add", "AGENTS.md", cwd=repo)
+    write(repo, "AGENTS.md", committed)
+    run("add", "dev", "lessons", "Fly restarts machines at 3am", cwd=repo, env=env, check=True)
+    git("add", ".memory", cwd=repo)
+    left = git("commit", ".memory", "-m", "another", cwd=repo)
+    assert "AGENTS.md has staged changes this commit leaves out" in left.stderr, left.stderr
+    assert "Fly restarts" not in git("show", "HEAD:AGENTS.md", cwd=repo).stdout
+    assert "My staged intro." in git("diff", "--cached", cwd=repo).stdout  # still staged, as it was
+
+
 # -- the splitter ----------------------------------------------------------------------------------
 
 _word = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1)

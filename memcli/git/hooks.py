@@ -35,7 +35,7 @@ from pathlib import Path
 
 from memcli.errors import MemcliError
 from memcli.storage.fsutil import atomic_write, remove as remove_file, rename
-from memcli.git.repo import git, toplevel
+from memcli.git.repo import commit_indexes, git, toplevel
 
 HOOKS = ("post-checkout", "post-merge", "post-rewrite", "pre-commit")
 HOOK_LOCK_TIMEOUT = 1.0  # seconds a hook waits for the memory lock, at most, per file
@@ -345,22 +345,34 @@ def _paths(result) -> list[str]:
     return [p for p in (result.stdout.split("\0") if result and result.returncode == 0 else []) if p]
 
 
-def _committing_memory(store) -> Path | None:
-    """The work tree's top when this commit holds memory files and the memory has no unstaged or
-    untracked changes (what is committed is what the work tree holds); else None."""
+def _committing_memory(store) -> tuple[Path, list[str | None]] | None:
+    """The work tree's top and the index files to stage into (``repo.commit_indexes``) when this
+    commit holds memory files and the memory has no unstaged or untracked changes (what is
+    committed is what the work tree holds); else None."""
     top = toplevel(store.layout.root)
     if top is None or _in_progress(top):
         return None
-    index_file = os.environ.get("GIT_INDEX_FILE")
-    if index_file and os.path.basename(index_file) not in ("index", "index.lock"):
-        return None  # `git commit PATH`: a temporary index that staging would not reach
+    indexes = commit_indexes(top)
+    if indexes is None:
+        return None  # an index of somebody's own that staging would not reach
     memory = os.path.relpath(os.path.realpath(store.layout.memory), os.path.realpath(top))
     staged = _paths(git(top, "diff", "--cached", "--name-only", "-z", "--", memory))
     if not staged:
         return None  # no memory in this commit: nothing waits for one
     unstaged = _paths(git(top, "diff", "--name-only", "-z", "--", memory))
     untracked = _paths(git(top, "ls-files", "--others", "--exclude-standard", "-z", "--", memory))
-    return None if unstaged or untracked else top
+    return None if unstaged or untracked else (top, indexes)
+
+
+def _stage(top: Path, indexes: list[str | None], *args: str):
+    """``git add ARGS`` into each index the commit needs (``_committing_memory``); the first
+    failure's result, else the last."""
+    done = None
+    for index in indexes:
+        done = git(top, "add", *args, index=index)
+        if done is None or done.returncode != 0:
+            return done
+    return done
 
 
 def export_for_commit(store) -> str | None:
@@ -372,15 +384,22 @@ def export_for_commit(store) -> str | None:
 
     root = store.layout.root
     targets, problems = export.exported(root)  # a few file reads: no git command runs for a repository without one
-    top = _committing_memory(store) if targets or problems else None
-    if top is None:
+    committing = _committing_memory(store) if targets or problems else None
+    if committing is None:
         return None
+    top, indexes = committing
     done = list(problems)
     for name, agent, budget in targets:
         path = export.target(root, export.TARGETS[name])
         relative = os.path.relpath(os.path.realpath(path), os.path.realpath(top))
         if _paths(git(top, "diff", "--name-only", "-z", "--", relative)):
             done.append(f"{relative} has unstaged changes: its memory section was not refreshed (`memcli export`)")
+            continue
+        listed = [git(top, "ls-files", "-s", "-z", "--", relative, index=i) for i in indexes]
+        if (
+            len({r.stdout if r is not None and r.returncode == 0 else None for r in listed}) > 1
+        ):  # `git commit PATH` leaves out a change staged in the index: it would be lost
+            done.append(f"{relative} has staged changes this commit leaves out: its memory section was not refreshed")
             continue
         try:
             section = export.section(store.layout, agent, budget or None, lambda _: None).render()
@@ -394,7 +413,7 @@ def export_for_commit(store) -> str | None:
         if not _paths(git(top, "ls-files", "-z", "--", relative)):
             done.append(f"refreshed the memory section of {relative} (not tracked by git: not staged)")
             continue
-        added = git(top, "add", "--", relative)
+        added = _stage(top, indexes, "--", relative)
         if added is None or added.returncode != 0:
             done.append(f"refreshed the memory section of {relative} but could not stage it; `git add {relative}`")
         else:
@@ -410,9 +429,10 @@ def compact_for_commit(store) -> str | None:
     from memcli.upkeep import compact
     from memcli.upkeep import compact_log
 
-    top = _committing_memory(store)
-    if top is None or not compact_log.is_due(store):
+    committing = _committing_memory(store)
+    if committing is None or not compact_log.is_due(store):
         return None
+    top, indexes = committing
     memory = os.path.relpath(os.path.realpath(store.layout.memory), os.path.realpath(top))
     from memcli.errors import LockTimeout
     from memcli.storage.fsutil import file_lock
@@ -433,7 +453,7 @@ def compact_for_commit(store) -> str | None:
     # Only what the work tree holds unstaged (a change already staged, a removal most of all, is not
     # a path `git add` could match again).
     paths = [r[3:] for r in records if len(r) > 3 and r[1] != " " and "/.vault/" not in f"/{r[3:]}"]
-    added = git(top, "add", "-A", "--", *paths) if paths else None
+    added = _stage(top, indexes, "-A", "--", *paths) if paths else None
     if paths and (added is None or added.returncode != 0):
         reason = (added.stderr.strip().splitlines() or [""])[-1] if added is not None else "git did not answer"
         return f"compacted the memory but could not stage it ({reason}); `git add .memory` and commit again"

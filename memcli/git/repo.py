@@ -31,19 +31,44 @@ def _own_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in REPOSITORY_VARIABLES}
 
 
-def git(root: Path | str, *args: str, timeout: float = 10, own: bool = False) -> subprocess.CompletedProcess | None:
+def git(
+    root: Path | str, *args: str, timeout: float = 10, own: bool = False, index: str | None = None
+) -> subprocess.CompletedProcess | None:
     """Run git in ``root``; None when git is missing or hangs.  ``own``: the repository that holds
-    ``root``, whatever repository the environment names (``REPOSITORY_VARIABLES``)."""
+    ``root``, whatever repository the environment names (``REPOSITORY_VARIABLES``); ``index``: the
+    index file to use (``GIT_INDEX_FILE``)."""
+    env = _own_env() if own else None
+    if index is not None:
+        import os
+
+        env = dict(os.environ, GIT_INDEX_FILE=index)
     try:
-        return subprocess.run(
-            ["git", "-C", str(root), *args],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            env=_own_env() if own else None,
-        )
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=timeout, env=env)
     except (OSError, subprocess.SubprocessError):
         return None
+
+
+def commit_indexes(top: Path) -> list[str | None] | None:
+    """For a pre-commit hook: the index files what it stages must go into (None: the one the
+    environment names), or None when staging cannot reach the commit.
+
+    ``git commit``, ``-a`` and ``-i PATH`` make the commit from the index (``index.lock`` while
+    it runs): one.  ``git commit PATH…`` makes it from a temporary index (``next-index-*.lock``),
+    and writes the named paths into the real index, locked meanwhile (``<git dir>/index.lock``),
+    after it: a path staged only in the first would be committed and then show as staged back to
+    its old text, so it goes into both.  Any other ``GIT_INDEX_FILE`` is somebody's own."""
+    import os
+
+    named = os.environ.get("GIT_INDEX_FILE")
+    if not named or os.path.basename(named) in ("index", "index.lock"):
+        return [None]
+    if not os.path.basename(named).startswith("next-index-"):
+        return None
+    found = git(top, "rev-parse", "--absolute-git-dir")
+    if found is None or found.returncode != 0:
+        return None
+    real = os.path.join(found.stdout.strip(), "index.lock")
+    return [None, real] if os.path.isfile(real) else None
 
 
 def git_input(root: Path | str, *args: str, input: str, timeout: float = 60) -> subprocess.CompletedProcess | None:
