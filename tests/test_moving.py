@@ -253,6 +253,49 @@ def test_an_archived_import_stays_out_and_a_changed_line_is_a_new_memory(repo: P
     assert "- [ ] write the partial refund test with two currencies" in tasks
 
 
+def test_an_imported_entry_edited_superseded_or_compacted_does_not_come_back(repo: Path, tmp_path: Path):
+    """An entry keeps a mark of the source text it came from (#imported-…): edited since (it came
+    back beside the edit, as new), superseded, or folded into a compaction summary (which keeps its
+    entries' marks), the next import adds nothing.  A line of the source that changed is new."""
+    env = env_for(tmp_path)
+    write(repo, "CLAUDE.md", CLAUDE_MD)
+    run("import", "CLAUDE.md", cwd=repo, env=env, check=True)
+    gotcha = one(stored(repo, env), "migrations must run")
+    assert any(t.startswith("imported-") for t in gotcha["tags"]), gotcha["tags"]
+    run(
+        "edit",
+        "dev",
+        str(gotcha["id"]),
+        "Run `make migrate` first: the tests need the schema",
+        cwd=repo,
+        env=env,
+        check=True,
+    )
+    hints = one(stored(repo, env), "type hints")
+    run(
+        "supersede",
+        "dev",
+        str(hints["id"]),
+        "Type hints everywhere, private functions too",
+        cwd=repo,
+        env=env,
+        check=True,
+    )
+    again = run("import", "CLAUDE.md", "--json", cwd=repo, env=env, check=True)
+    assert json.loads(again.stdout)["added"] == []
+    count = len(stored(repo, env))
+    write(repo, "LONG.md", "".join(f"- Rule number {i} of the long list\n" for i in range(40)))
+    run("import", "LONG.md", cwd=repo, env=env, check=True)
+    run("compact", cwd=repo, env=env, check=True)
+    entries = stored(repo, env)
+    assert len([e for e in entries if e["body"].startswith("Compacted ")]) == 1, "the cap folded some rules"
+    after = run("import", "LONG.md", "CLAUDE.md", "--json", cwd=repo, env=env, check=True)
+    assert json.loads(after.stdout)["added"] == []
+    assert len(stored(repo, env)) < count + 40
+    write(repo, "LONG.md", "- Rule number 0 of the long list, reworded entirely now\n")
+    assert len(json.loads(run("import", "LONG.md", "--json", cwd=repo, env=env, check=True).stdout)["added"]) == 1
+
+
 def test_a_unit_add_refuses_is_skipped_in_one_line_and_the_rest_comes_in(repo: Path, tmp_path: Path):
     env = env_for(tmp_path)
     write(

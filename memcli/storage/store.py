@@ -54,6 +54,7 @@ ARCHIVED_TAG = "archived"  # out of inject, list and search (found with --archiv
 PINNED_TAG = "pinned"  # injected first for its agent; never folded into a compaction summary
 
 
+IMPORTED = "imported-"  # + a digest of the source text an entry came in from (``upkeep.imports.import_tag``)
 SUPERSEDES = "supersedes-"  # + the predecessor's id: on the entry that replaces it (the old file is never touched)
 
 

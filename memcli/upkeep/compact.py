@@ -46,7 +46,7 @@ from memcli.storage.fsutil import atomic_write, read_inside, remove
 from memcli.output import progress
 from memcli.storage.store import COMPACTED_TAG as COMPACTED
 from memcli.storage import usage
-from memcli.storage.store import PINNED_TAG, SUPERSEDES, Store, predecessors
+from memcli.storage.store import IMPORTED, PINNED_TAG, SUPERSEDES, Store, predecessors
 from memcli.storage.store import current as shown_entries
 from memcli.storage.vault import Entry
 
@@ -315,7 +315,11 @@ def cap_plan(store: Store, agent: str, category: str, entries: list[Entry], old:
     text = f"Compacted {len(old)} older entries:\n" + "\n".join(lines)
     # The old versions that folded entries replace stay replaced: by the summary, which holds their text.
     replaced = sorted({p for e in old for p in predecessors(e.tags) if p < e.id})
-    summary = Entry(summary_id, newest.header_date or None, [COMPACTED, *(f"{SUPERSEDES}{p}" for p in replaced)], text)
+    # An imported entry's mark stays (``store.IMPORTED``): the next import does not bring it back.
+    marks = sorted({t for e in old for t in e.tags if t.startswith(IMPORTED)})
+    summary = Entry(
+        summary_id, newest.header_date or None, [COMPACTED, *(f"{SUPERSEDES}{p}" for p in replaced), *marks], text
+    )
     folded = {id(e) for e in old}
     plan: dict[str, list[Entry]] = {}
     for e in entries:

@@ -38,11 +38,13 @@ files are read themselves).
 
 A Cursor rule with ``alwaysApply: true`` is pinned (memcli's standing rules).
 
-**Idempotent.**  A unit that the agent's memory already holds (the same text, or nearly:
-``capture.copies.is_copy``, one word changed in a sentence of twenty) is not added again, archived
-entries included: an entry you do not want back, archive (``memcli archive``), since an entry
-removed with ``rm`` comes back with the next import of its source.  A source line that changed more
-than that is a new memory: it is added beside the old entry, which stays until you remove it.
+**Idempotent.**  An entry an import adds keeps a mark of the source text (``import_tag``), which
+edits, supersede, archive and compaction summaries keep: a unit whose mark the agent's memory
+holds is not added again.  Nor is a unit that the memory already holds (the same text, or nearly:
+``capture.copies.is_copy``, one word changed in a sentence of twenty), archived entries included.
+An entry you do not want back, archive (``memcli archive``): one removed with ``rm`` comes back
+with the next import of its source.  A source line that changed more than that is a new memory:
+it is added beside the old entry, which stays until you remove it.
 
 **Checks.**  Every source is read, split and checked before the first write; a missing file, a
 folder or device, a file above ``MAX_SOURCE_BYTES``, one that is not UTF-8 text, a symlink out of the
@@ -955,14 +957,21 @@ def _import_units(
 ) -> None:
     from memcli import api
     from memcli.capture.copies import Seen
+    from memcli.storage.store import IMPORTED
 
     dry_run = report.dry_run
     held: dict[str, Seen] = {}  # category -> the texts in memory or in this import
+    brought: dict[str, str] = {}  # the units imported before (``import_tag``) -> where
     if chosen in store.agents():
         for located in store.iter_entries(chosen):
-            held.setdefault(located.category, Seen()).add(located.entry.body, f"{located.category} {located.entry.id}")
+            name = f"{located.category} {located.entry.id}"
+            held.setdefault(located.category, Seen()).add(located.entry.body, name)
+            for tag in located.entry.tags:
+                if tag.startswith(IMPORTED):
+                    brought.setdefault(tag, name)
     for unit in units:
-        same = held.setdefault(unit.category, Seen()).find(unit.text)
+        mark = import_tag(unit.text)
+        same = brought.get(mark) or held.setdefault(unit.category, Seen()).find(unit.text)
         if same is not None:
             report.present.append((unit, same))
             continue
@@ -976,7 +985,8 @@ def _import_units(
         entry_id = None
         if not dry_run:
             try:
-                done = api.add(mem, chosen, unit.category, unit.text, unit.tags, allow=needs, copies_checked=True)
+                tags = [*unit.tags, mark]
+                done = api.add(mem, chosen, unit.category, unit.text, tags, allow=needs, copies_checked=True)
             except MemcliError as exc:
                 report.skipped.append((unit, exc.message))
                 continue
@@ -985,7 +995,21 @@ def _import_units(
                 continue
             entry_id = done.located.entry.id
         held[unit.category].add(unit.text, f"{unit.category} {entry_id or unit.where}")
+        brought[mark] = f"{unit.category} {entry_id or unit.where}"
         report.added.append((unit, entry_id))
+
+
+def import_tag(text: str) -> str:
+    """The tag an imported entry keeps of the source text it came from (``imported-`` and ten hex
+    digits of its SHA-1, as ``same_text_key`` reads it): an entry edited since, or folded into a
+    compaction summary (which keeps its entries' marks), still stands for that text, so the next
+    import does not bring it back."""
+    import hashlib
+
+    from memcli.capture.copies import same_text_key
+    from memcli.storage.store import IMPORTED
+
+    return IMPORTED + hashlib.sha1(same_text_key(text).encode("utf-8", "surrogatepass")).hexdigest()[:10]
 
 
 def _is_state(tag: str) -> bool:
