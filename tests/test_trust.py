@@ -1411,3 +1411,26 @@ def test_a_folder_unpacked_from_an_archive_does_not_bring_its_trust_decisions_or
     assert "evil.example" not in (ours / "AGENTS.md").read_text()
     run("trust", entry_id, cwd=ours, check=True)  # the reader's own decision counts here
     assert "evil.example" in run("inject", "dev", "toolchain setup", cwd=ours).stdout
+
+
+def test_an_unreviewed_entry_cannot_keep_a_rule_out_of_an_import(team):
+    """An imported entry's #imported-… mark says "this source text is in memory already": one that
+    their branch wrote, on an entry that says something else, must not keep the rule out."""
+    from memcli.upkeep.imports import import_tag
+
+    alice, mallory = team["alice"], team["mallory"]
+    rule = "Never push to main directly"
+    (alice / "CLAUDE.md").write_text(f"## Rules\n\n- {rule}\n")
+    sh(alice, "add", "-A")
+    sh(alice, "commit", "-qm", "rules")
+    sh(alice, "push", "-q")
+    sh(mallory, "pull", "-q")
+    sh(mallory, "checkout", "-q", "-b", "tidy", "origin/main")
+    run("add", "dev", "decisions", "Formatting is the editor's job", "--tag", import_tag(rule), cwd=mallory, check=True)
+    sh(mallory, "add", "-A")
+    sh(mallory, "commit", "-qm", "fix typo")
+    sh(mallory, "push", "-q", "origin", "tidy")
+    sh(alice, "fetch", "-q")
+    sh(alice, "checkout", "-q", "-b", "tidy", "origin/tidy")
+    done = run("import", "CLAUDE.md", "--json", cwd=alice, check=True)
+    assert [r["text"] for r in json.loads(done.stdout)["added"]] == [rule]

@@ -963,15 +963,20 @@ def _import_units(
     held: dict[str, Seen] = {}  # category -> the texts in memory or in this import
     brought: dict[str, str] = {}  # the units imported before (``import_tag``) -> where
     if chosen in store.agents():
+        from memcli.git.provenance import provenance
+
+        prov = provenance(store.layout)
         for located in store.iter_entries(chosen):
             name = f"{located.category} {located.entry.id}"
             held.setdefault(located.category, Seen()).add(located.entry.body, name)
+            if prov.held(chosen, located.category, located.entry.id):
+                continue  # an unreviewed entry's mark would keep a rule of the source out: theirs counts for nothing
             for tag in located.entry.tags:
                 if tag.startswith(IMPORTED):
                     brought.setdefault(tag, name)
     for unit in units:
         mark = import_tag(unit.text)
-        same = brought.get(mark) or held.setdefault(unit.category, Seen()).find(unit.text)
+        same = (brought.get(mark) if mark else None) or held.setdefault(unit.category, Seen()).find(unit.text)
         if same is not None:
             report.present.append((unit, same))
             continue
@@ -985,7 +990,7 @@ def _import_units(
         entry_id = None
         if not dry_run:
             try:
-                tags = [*unit.tags, mark]
+                tags = [*unit.tags, mark] if mark else unit.tags
                 done = api.add(mem, chosen, unit.category, unit.text, tags, allow=needs, copies_checked=True)
             except MemcliError as exc:
                 report.skipped.append((unit, exc.message))
@@ -995,13 +1000,14 @@ def _import_units(
                 continue
             entry_id = done.located.entry.id
         held[unit.category].add(unit.text, f"{unit.category} {entry_id or unit.where}")
-        brought[mark] = f"{unit.category} {entry_id or unit.where}"
+        if mark:
+            brought[mark] = f"{unit.category} {entry_id or unit.where}"
         report.added.append((unit, entry_id))
 
 
 def import_tag(text: str) -> str:
     """The tag an imported entry keeps of the source text it came from (``imported-`` and ten hex
-    digits of its SHA-1, as ``same_text_key`` reads it): an entry edited since, or folded into a
+    digits of its SHA-1, as ``same_text_key`` reads it; "" for a text that says nothing): an entry edited since, or folded into a
     compaction summary (which keeps its entries' marks), still stands for that text, so the next
     import does not bring it back."""
     import hashlib
@@ -1009,7 +1015,8 @@ def import_tag(text: str) -> str:
     from memcli.capture.copies import same_text_key
     from memcli.storage.store import IMPORTED
 
-    return IMPORTED + hashlib.sha1(same_text_key(text).encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    key = same_text_key(text)
+    return IMPORTED + hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:10] if key else ""
 
 
 def _is_state(tag: str) -> bool:
