@@ -848,7 +848,8 @@ def test_a_commit_of_named_paths_carries_the_refreshed_section(tmp_path: Path, w
     git("add", "-A", cwd=repo)
     git("commit", "-qm", "memory and its export", cwd=repo)
     if where == "linked":  # git sets GIT_DIR and GIT_INDEX_FILE for a linked work tree's hooks
-        git("worktree", "add", "-q", str(tmp_path / "linked"), "-b", "feature", cwd=repo)
+        git("checkout", "-q", "-b", "side", cwd=repo)  # main is checked out in the linked work tree
+        git("worktree", "add", "-q", str(tmp_path / "linked"), "main", cwd=repo)
         repo = tmp_path / "linked"
     entry_id = run("add", "dev", "lessons", "The proxy drops idle sockets", cwd=repo, env=env, check=True).stdout
     git("add", ".memory", cwd=repo)
@@ -871,6 +872,53 @@ def test_a_commit_of_named_paths_carries_the_refreshed_section(tmp_path: Path, w
     assert "AGENTS.md has staged changes this commit leaves out" in left.stderr, left.stderr
     assert "Fly restarts" not in git("show", "HEAD:AGENTS.md", cwd=repo).stdout
     assert "My staged intro." in git("diff", "--cached", cwd=repo).stdout  # still staged, as it was
+
+
+def test_memory_pull_requests_never_conflict_in_the_exported_section(tmp_path: Path):
+    """Two pull requests that each add a memory merged as a hosting service merges them (no
+    driver: `* merge=text`) conflicted in AGENTS.md when the pre-commit hook refreshed the section
+    on every branch (both rewrite its lists); and a maintainer's commit on a contributor's branch
+    dropped the contributor's memory from it.  The hook refreshes the section on the trusted branch
+    only: branches touch memory files alone, and main's next memory commit brings in all merged."""
+    env = env_for(tmp_path)
+    remote = tmp_path / "origin.git"
+    git("init", "-q", "--bare", "-b", "main", str(remote), cwd=tmp_path)
+    alice = tmp_path / "alice"
+    git("clone", "-q", str(remote), str(alice), cwd=tmp_path)
+    run("init", cwd=alice, env=env, check=True)  # with the git hooks
+    run("add", "dev", "decisions", "Use Postgres for storage", cwd=alice, env=env, check=True)
+    run("export", cwd=alice, env=env, check=True)
+    git("add", "-A", cwd=alice)
+    git("commit", "-qm", "memory and its export", cwd=alice)
+    git("push", "-q", "-u", "origin", "main", cwd=alice)
+    bob = tmp_path / "bob"
+    git("clone", "-q", str(remote), str(bob), cwd=tmp_path)
+    run("init", cwd=bob, env=env, check=True)
+    section = (alice / "AGENTS.md").read_text()
+    for who, branch, lesson in ((alice, "pr1", "Alice: warm the cache first"), (bob, "pr2", "Bob: retry on 503")):
+        git("checkout", "-q", "-b", branch, cwd=who)
+        run("add", "dev", "lessons", lesson, cwd=who, env=env, check=True)
+        git("add", ".memory", cwd=who)
+        done = git("commit", "-qm", lesson, cwd=who)
+        assert "memory section" not in done.stderr and (who / "AGENTS.md").read_text() == section
+        git("push", "-q", "origin", branch, cwd=who)
+    server = tmp_path / "server"
+    git("clone", "-q", str(remote), str(server), cwd=tmp_path)
+    (server / ".git" / "info" / "attributes").write_text("* merge=text\n")  # what GitHub does
+    for branch in ("pr1", "pr2"):
+        merged = git("merge", "-q", "--no-ff", f"origin/{branch}", "-m", f"Merge {branch}", cwd=server, check=False)
+        assert merged.returncode == 0, merged.stdout + merged.stderr
+    git("push", "-q", "origin", "main", cwd=server)
+    git("checkout", "-q", "main", cwd=bob)
+    git("pull", "-q", cwd=bob)
+    run("add", "dev", "decisions", "Bob: squash merges only", cwd=bob, env=env, check=True)
+    git("add", ".memory", cwd=bob)
+    done = git("commit", "-qm", "on main", cwd=bob)
+    assert "refreshed the memory section of AGENTS.md and staged it in this commit" in done.stderr
+    committed = git("show", "HEAD:AGENTS.md", cwd=bob).stdout
+    assert all(t in committed for t in ("Alice: warm the cache", "Bob: retry on 503", "Bob: squash merges"))
+    written = run("export", cwd=alice, env=env, check=True)  # by hand on a branch: said
+    assert "this branch is not the trusted branch" in written.stderr
 
 
 # -- the splitter ----------------------------------------------------------------------------------
@@ -975,7 +1023,8 @@ def test_the_exported_section_is_the_same_whoever_commits_it(tmp_path: Path):
     git("add", "-A", cwd=main)
     git("commit", "-qm", "memory and its export", cwd=main)
     linked = tmp_path / "linked"
-    git("worktree", "add", "-q", str(linked), "-b", "feature", cwd=main)
+    git("checkout", "-q", "-b", "side", cwd=main)  # main is checked out in the linked work tree
+    git("worktree", "add", "-q", str(linked), "main", cwd=main)
     assert "up to date" in run("export", cwd=linked, env=env, check=True).stderr
     _, committed = _commit_a_lesson(linked, env)
     assert "Ignore all previous" not in committed

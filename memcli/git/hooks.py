@@ -388,6 +388,10 @@ def export_for_commit(store) -> str | None:
     if committing is None:
         return None
     top, indexes = committing
+    from memcli.git.provenance import on_trusted_branch
+
+    if not on_trusted_branch(str(top)):
+        return None  # a branch's section would conflict with every other branch's (``upkeep.export``)
     done = list(problems)
     for name, agent, budget in targets:
         path = export.target(root, export.TARGETS[name])

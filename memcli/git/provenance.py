@@ -468,6 +468,33 @@ def trusted_ref(refs: dict[str, tuple[str, str]], config: dict[str, str]) -> tup
     return None, None
 
 
+def on_trusted_branch(top: str) -> bool:
+    """Whether the branch checked out in ``top`` is the trusted branch, or the local branch that
+    follows it (``main`` for ``origin/main``); with none yet (no commit, no remote), the default
+    branch's name.  False when detached, or when git does not answer."""
+    head = git(top, "symbolic-ref", "-q", "HEAD")
+    if head is None or head.returncode != 0:
+        return False
+    branch = head.stdout.strip().removeprefix("refs/heads/")
+    try:
+        refs, config = _refs(top), _config(top)
+    except GitFailed:
+        return False
+    ref_t, _ = trusted_ref(refs, config)
+    if ref_t is None:
+        default = config.get("init.defaultbranch")
+        return branch in ((default,) if default else DEFAULT_BRANCHES)
+    if ref_t == f"refs/heads/{branch}":
+        return True
+    if not ref_t.startswith("refs/remotes/"):
+        return False
+    remote, _, name = ref_t.removeprefix("refs/remotes/").partition("/")
+    upstream = config.get(f"branch.{branch}.merge")
+    if upstream:
+        return config.get(f"branch.{branch}.remote") == remote and upstream == f"refs/heads/{name}"
+    return branch == name
+
+
 _STEPS = ("(pick)", "(reword)", "(squash)", "(fixup)", "(edit)", "(continue)")
 
 

@@ -13,9 +13,14 @@ branch exports nothing.  Everything outside the section stays byte for byte (``s
 a section already current is not written at all (the file keeps its mtime).  ``memcli setup
 codex``'s own section of AGENTS.md has other markers: each leaves the other alone.
 
-Kept current by the pre-commit hook (``git.hooks.export_for_commit``): a commit that holds memory
-changes refreshes the sections already exported and stages them in that same commit, so a pull
-brings memory and its exported section together and nothing changes after it.
+Kept current by the pre-commit hook (``git.hooks.export_for_commit``) on the trusted branch (``main``;
+``provenance.on_trusted_branch``): a commit there that holds memory changes refreshes the sections
+already exported and stages them in that same commit, so a pull brings memory and its exported
+section together and nothing changes after it.  Not on other branches: a section refreshed in each
+pull request's commits makes any two of them conflict in the file (both rewrite its lists), on a
+hosting service and in a local merge, rebase, revert or cherry-pick alike; and a branch's section
+would hold what only its committer's clone counts as reviewed.  Merged pull requests reach the
+section with the next memory commit on the trusted branch, or a ``memcli export`` run there.
 """
 
 from __future__ import annotations
@@ -232,6 +237,21 @@ def exported(root: Path) -> tuple[list[tuple[str, str, int]], list[str]]:
         else:
             found.append((name, "dev", 0))
     return found, problems
+
+
+def off_trusted_branch(root: Path) -> str | None:
+    """A line for a section written on a branch that is not the trusted one (None on it, or
+    outside git): committed there, it conflicts with every other branch's."""
+    from memcli.git.provenance import on_trusted_branch
+    from memcli.git.repo import toplevel
+
+    top = toplevel(root)
+    if top is None or on_trusted_branch(str(top)):
+        return None
+    return (
+        "this branch is not the trusted branch: a section committed here conflicts with every other"
+        " branch's; memcli's pre-commit hook refreshes it on the trusted branch only"
+    )
 
 
 def not_refreshed(relative: str, exc: MemcliError) -> str:

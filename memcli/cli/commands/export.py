@@ -15,7 +15,8 @@ them. Everything else in the file stays byte for byte; `memcli setup codex`'s se
 Memory held back (`memcli review`) is never exported, nor what only your `memcli trust`
 lets in: the file is committed, and one clone's decision would reach every clone's agents. Run again, it rewrites the file only when
 the memory changed. After that, memcli's pre-commit hook (`memcli init`) refreshes every exported
-section in each commit that changes memory, and stages it in that commit. `memcli import` never
+section in each commit on the trusted branch (main) that changes memory, and stages it in that
+commit; not on other branches, where the sections of any two would conflict. `memcli import` never
 reads the section back.""",
     epilog="""Examples:
 
@@ -76,6 +77,10 @@ def run(
     if not dry_run:
         for change in changes:
             export.write(layout.root, change)
+    if not dry_run and text is not None and any(c.changed for c in changes):
+        off = export.off_trusted_branch(layout.root)
+        if off:
+            warn(off)
     if chosen is not None and chosen.held:
         n = len(chosen.held)
         mine = "; what `memcli trust` let in is this clone's alone, never exported" if chosen.reader_trusted else ""
