@@ -1061,6 +1061,7 @@ def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, Foreign]:
     added: dict[str, set[str]] = {}
     by: dict[str, Commit] = {}  # the newest foreign commit that changed each path
     versions: dict[str, list[tuple[str, Commit]]] = {}  # each path as foreign commits wrote it
+    pointers = _foreign_pointers(top, foreign, ref_t)
     for c in foreign:
         for path, parents, new in c.wrote:
             if new not in blobs:
@@ -1073,11 +1074,15 @@ def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, Foreign]:
             versions.setdefault(path, []).append((blobs[new].decode("utf-8", "replace"), c))
     found: dict[str, tuple[set[str] | None, Commit, str]] = {}
     for p, (link, real) in named.items():
-        if link != real and link in added:
+        if link in pointers:  # a submodule their commit added or moved: whatever it holds is their choice
+            found[p] = (None, pointers[link], link)
+        elif link != real and link in added:
             found[p] = (None, by[link], link)  # a symlink of theirs: whatever it leads to is their choice
         elif real in added:
             found[p] = (added[real], by[real], real)
-    infos = _infos(top, sorted({c.id for _, rel in found.items() for _, c in versions[rel[2]]}))
+    infos = _infos(
+        top, sorted({c.id for rel in found.values() for c in [rel[1], *(v[1] for v in versions.get(rel[2], []))]})
+    )
 
     def hold(p: str, c: Commit) -> Hold:
         return Hold(named[p][0], {**infos.get(c.id, {"commit": c.id}), "ref": c.ref}, [], [])
@@ -1085,8 +1090,34 @@ def foreign_lines(layout: Layout, paths: list[str]) -> dict[str, Foreign]:
     out: dict[str, Foreign] = {}
     for p, (keys, c, rel) in found.items():
         on_t = blobs.get(f"{ref_t}:{rel}") if ref_t else None
-        versions_held = [(text, hold(p, by_c)) for text, by_c in versions[rel]]
+        versions_held = [(text, hold(p, by_c)) for text, by_c in versions.get(rel, [])]
         out[p] = Foreign(keys, hold(p, c), versions_held, None if on_t is None else on_t.decode("utf-8", "replace"))
+    return out
+
+
+def _foreign_pointers(top: str, foreign: list[Commit], ref_t: str | None) -> dict[str, Commit]:
+    """The submodules (their paths) whose pointer a foreign commit wrote, unless the submodule has
+    checked out the commit the trusted branch points it at: its own history says only what its own
+    default branch holds, and that is the contributor's to choose (their repository)."""
+    wrote = {path: c for c in foreign for path, _, new in c.wrote if new == "gitlink"}
+    if not wrote:
+        return {}
+    reviewed: dict[str, str] = {}
+    if ref_t:
+        done = git(top, "ls-tree", "-z", ref_t, "--", *wrote)
+        for record in done.stdout.split("\0") if done is not None and done.returncode == 0 else []:
+            info, _, path = record.partition("\t")
+            parts = info.split()
+            if len(parts) == 3 and parts[1] == "commit":
+                reviewed[path] = parts[2]
+    from memcli.git.repo import git as run
+
+    out = {}
+    for path, c in wrote.items():
+        here = run(os.path.join(top, path), "rev-parse", "-q", "--verify", "HEAD", own=True)
+        checked_out = here.stdout.strip() if here is not None and here.returncode == 0 else None
+        if checked_out is None or reviewed.get(path) != checked_out:
+            out[path] = c
     return out
 
 

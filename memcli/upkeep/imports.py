@@ -1055,7 +1055,14 @@ def _unreviewed(layout: Layout, units: list[Unit], texts: dict[str, str]) -> dic
     try:
         found = provenance.foreign_lines(layout, sorted({str(u.path) for u in inside}))
         for top, files in elsewhere.items():
-            for place, foreign in provenance.foreign_lines(Layout(top), sorted(files)).items():
+            judged = provenance.foreign_lines(Layout(top), sorted(files))
+            if home is not None and is_inside(
+                Path(top), Path(home)
+            ):  # a submodule: its pointer is the outer repository's line
+                pointer = provenance.foreign_lines(layout, [top]).get(top)
+                if pointer is not None:
+                    judged = dict.fromkeys(files, pointer)
+            for place, foreign in judged.items():
                 for u in files[place]:
                     found[str(u.path)] = foreign
                     inside.append(u)
