@@ -746,3 +746,37 @@ def test_a_personal_memory_whose_first_write_was_killed_gets_its_git_lines_on_th
     assert not [p for p in git("ls-files", cwd=root).stdout.splitlines() if p.startswith(".memory/.vault")]
     again = run("add", "--user", "dev", "lessons", "Answer me in British English", cwd=where, env=env, check=True)
     assert "created" not in again.stderr  # said once, made once
+
+
+@pytest.mark.parametrize("given", ["$HOME", "~", "/"])
+def test_the_home_folder_or_above_is_refused_as_personal_memory(tmp_path: Path, given: str):
+    """MEMCLI_USER_DIR=$HOME made a git repository of the whole home folder (its `git add -A` and
+    push would publish every file there)."""
+    env = user_env(tmp_path)
+    env["MEMCLI_USER_DIR"] = env["HOME"] if given == "$HOME" else given
+    done = run("add", "--user", "dev", "lessons", "Use uv, not pip", cwd=tmp_path, env=env)
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "is your home folder or above it" in done.stderr
+    assert not (Path(env["HOME"]) / ".git").exists() and not (Path(env["HOME"]) / ".memory").exists()
+    block = run("inject", "dev", "pip", cwd=tmp_path, env=env)
+    assert block.returncode == 0
+
+
+def test_a_repository_never_uses_a_memory_above_it(tmp_path: Path):
+    """The search upwards for .memory/ crossed repository boundaries: in a repository without one
+    (a submodule, a clone kept in a folder that holds memory), writes went into the memory above."""
+    env = user_env(tmp_path)
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    run("init", "--no-hooks", cwd=outer, env=env, check=True)  # a memory in a folder that is no repository
+    proj = outer / "proj"
+    proj.mkdir()
+    git("init", "-q", "-b", "main", cwd=proj)
+    (proj / "src").mkdir()
+    done = run("add", "dev", "lessons", "A lesson of proj", cwd=proj / "src", env=env)
+    assert done.returncode != 0 and "run `memcli init` first" in done.stderr
+    assert not list((outer / ".memory").glob("dev/lessons/*.md"))
+    run("init", "--no-hooks", cwd=proj / "src", env=env, check=True)
+    assert (proj / ".memory" / "_project.md").is_file()
+    run("add", "dev", "lessons", "A lesson of proj", cwd=proj / "src", env=env, check=True)
+    assert len(list((proj / ".memory").glob("dev/lessons/*.md"))) == 1

@@ -160,13 +160,18 @@ def not_personal(root: Path) -> str | None:
     """Why the folder ``root`` must not be used as the personal memory, which lives outside every
     repository (None: it may be): it is a project's (its ``.memory/`` holds ``_project.md``, which
     ``memcli init`` writes and personal memory never has), or it lies inside a project (a folder
-    above it holds ``.memory/``) or inside a ``.memory/`` folder, or it is a relative path (``HOME``
-    is one: the memory would be made in each folder a command runs in).  Used as personal memory, a
+    above it holds ``.memory/``) or inside a ``.memory/`` folder, or it is the home folder or a
+    folder above it (its git repository would take in every file there: ``git add -A`` and a push
+    of the personal memory would publish them), or it is a relative path (``HOME`` is one: the
+    memory would be made in each folder a command runs in).  Used as personal memory, a
     project's unreviewed memory would count as the developer's own writing, and ``--user`` writes
     would land in it.  A few ``stat`` calls, made only when a personal memory is there."""
     if not root.is_absolute():  # a relative HOME: a folder of whichever folder a command runs in
         return f"{root} is a relative path (HOME is {os.environ.get('HOME', '')!r}, not an absolute path)"
     real = Path(os.path.realpath(root))
+    home = Path(os.path.realpath(os.path.expanduser("~")))
+    if real == home or real in home.parents:  # its git repository would hold everything in the home folder
+        return f"{root} is your home folder or above it (name a folder of its own, such as ~/.memcli-personal)"
     if os.path.lexists(real / MEMORY_DIR / PROJECT_FILE):
         return f"{root} is a project's folder (its {MEMORY_DIR}/ holds {PROJECT_FILE})"
     for folder in (real, *real.parents):
@@ -192,7 +197,7 @@ def _as_personal(layout: Layout) -> Layout:
 
 def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start: Path | None = None) -> Layout:
     """The memory tree for ``--dir``/``MEMCLI_DIR``, else the nearest ``.memory/`` upwards from
-    ``start`` (default: the current folder)."""
+    ``start`` (default: the current folder), up to the top of the git work tree it is in."""
     explicit = dir_option or os.environ.get("MEMCLI_DIR")
     if explicit:
         path = Path(explicit).expanduser()
@@ -207,6 +212,8 @@ def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start
     for folder in (cwd, *cwd.parents):
         if (folder / MEMORY_DIR).is_dir():
             return _as_personal(Layout(folder))
+        if os.path.lexists(folder / ".git"):
+            break  # a repository's memory is in it: never one above it (a submodule's, a home folder's)
     if must_exist:
         raise NotInitialized(f"no {MEMORY_DIR}/ found in {cwd} or any folder above it — run `memcli init` first")
     return Layout(cwd)
