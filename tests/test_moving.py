@@ -424,6 +424,24 @@ def test_export_for_an_agent_with_no_memory_is_refused(repo: Path, tmp_path: Pat
     assert (repo / "AGENTS.md").read_bytes() == before
 
 
+def test_a_bare_export_keeps_the_agent_and_budget_the_section_names(repo: Path, tmp_path: Path):
+    """`memcli export`, which the pre-commit hook advises when it cannot refresh a section, wrote
+    the section over with agent dev and the default budget: another agent's memory went into the
+    committed file.  And --agent naming an agent in a memory with none yet wrote an empty section."""
+    env = env_for(tmp_path)
+    refused = run("export", "--agent", "claude", cwd=repo, env=env)
+    assert refused.returncode == 1 and "no agent has any yet" in refused.stderr
+    assert not (repo / "AGENTS.md").exists()
+    run("add", "backend", "decisions", "Backend: use Postgres", cwd=repo, env=env, check=True)
+    run("add", "dev", "decisions", "Dev scratch rule", cwd=repo, env=env, check=True)
+    run("export", "--agent", "backend", "--budget", "300", cwd=repo, env=env, check=True)
+    run("add", "backend", "lessons", "Backend lesson two", cwd=repo, env=env, check=True)
+    run("export", cwd=repo, env=env, check=True)
+    text = (repo / "AGENTS.md").read_text()
+    assert "Backend lesson two" in text and "Dev scratch rule" not in text
+    assert "memcli export --agent backend --budget 300:" in text
+
+
 def test_a_folder_outside_the_repository_is_refused_and_a_file_named_there_is_read(repo: Path, tmp_path: Path):
     env = env_for(tmp_path)
     refused = run("import", "/", cwd=repo, env=env)  # never a walk of the whole disk

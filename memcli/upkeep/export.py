@@ -65,6 +65,7 @@ class Section(Selection):
     agent = "dev"
     budget = 0
     reader_trusted = False  # the reader trusted some memory (``memcli trust``): it is not exported
+    had = False  # there was memory to export before the budget cut it
 
     def render(self) -> str:
         parts = [ABOUT.format(agent=self.agent, budget=self.budget), "", HEADING]
@@ -86,13 +87,17 @@ class Section(Selection):
                 parts += ["", f"### {title}", ""]
                 parts += [f"- {i.text}" if bullet else i.text for i in items]
         if len(parts) == 3:
-            parts += ["", "(no memory yet)"]
+            parts += ["", "(nothing fits the budget)" if self.had else "(no memory yet)"]
         fence = open_fence("\n".join(parts))
         return "\n".join(parts + [fence] if fence else parts) + "\n"
 
 
-def section(layout: Layout, agent: str, budget: int | None, warn: Callable[[str], None]) -> Section:
-    """The section for an agent, fitted to the budget (default: inject's); held-back memory left out."""
+def section(
+    layout: Layout, agent: str, budget: int | None, warn: Callable[[str], None], named: bool = False
+) -> Section:
+    """The section for an agent, fitted to the budget (default: inject's); held-back memory left
+    out.  An agent with no memory is refused when others have some, or when the user ``named`` it
+    (a typo would write an empty section over the one there)."""
     from memcli.config import Config, load_config
     from memcli.recall import block, trust
     from memcli.storage.paths import validate_agent
@@ -101,8 +106,9 @@ def section(layout: Layout, agent: str, budget: int | None, warn: Callable[[str]
     validate_agent(agent)
     config = load_config(layout.memory)
     known = Store(layout, config).agents()
-    if known and agent not in known:  # a typo would export nothing, silently
-        raise MemcliError(f"agent {agent!r} has no memory here; known agents: {', '.join(known)}; nothing changed")
+    if agent not in known and (known or named):  # a typo would export nothing, silently
+        which = f"known agents: {', '.join(known)}" if known else "no agent has any yet"
+        raise MemcliError(f"agent {agent!r} has no memory here; {which}; nothing changed")
     prov = trust.provenance(layout, reader_trust=False)  # the file is every clone's: no one clone's trust
     if prov.poisoned:
         raise MemcliError(f"no memory exported: {prov.poisoned} (`memcli review`)")
@@ -117,6 +123,7 @@ def section(layout: Layout, agent: str, budget: int | None, warn: Callable[[str]
     )
     chosen.handoff, chosen.snapshot, chosen.show_held = None, [], False
     chosen.agent, chosen.budget = agent, budget or config.inject_budget
+    chosen.had = bool(chosen.project.strip() or chosen.pinned or chosen.decisions or chosen.lessons or chosen.tasks)
     chosen.reader_trusted = bool(trust.provenance(layout).trusted)
     return block.fit(chosen, chosen.budget)  # type: ignore[return-value]
 

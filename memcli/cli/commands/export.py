@@ -38,8 +38,8 @@ reads the section back.""",
             help="Where: agents (AGENTS.md, the default), claude, copilot, cursor (repeatable).",
             metavar="FILE",
         ),
-        agent_option("The agent whose memory is exported.", default="dev"),
-        budget_option("Token budget of the section [default: inject's, 2000].", max=100_000),
+        agent_option("The agent whose memory is exported [default: the one the file's section names, else dev]."),
+        budget_option("Token budget of the section [default: the file's section's, else inject's, 2000].", max=100_000),
         DRY_RUN,
         remove_flag("Take the section out (the rest of the file stays)."),
         json_flag("Print what was (or would be) written, as JSON."),
@@ -50,7 +50,7 @@ reads the section back.""",
 def run(
     dir_option: str | None,
     to: list[str] | None = None,
-    agent: str = "dev",
+    agent: str | None = None,
     budget: int | None = None,
     dry_run: bool = False,
     remove: bool = False,
@@ -68,37 +68,60 @@ def run(
         if name not in export.TARGETS:
             raise MemcliError(f"unknown --to {name!r}: agents, claude, copilot or cursor")
     layout = common.layout(dir_option)
-    text = None
-    chosen = None
-    if not remove:
-        chosen = export.section(layout, agent, budget, warn)
-        text = chosen.render()
-    changes = [export.plan(layout.root, name, text) for name in names]  # all read and checked first
+    # A section names the agent and budget it was exported with: a bare `memcli export` (what the
+    # pre-commit hook advises when it cannot refresh one) keeps them, as the hook does.
+    recorded = {name: (who, size) for name, who, size in export.exported(layout.root)[0]}
+    texts: dict[str, str | None] = {}
+    chosen: dict[tuple[str, int | None], export.Section] = {}
+    for name in names:
+        texts[name] = None
+        if remove:
+            continue
+        who, size = recorded.get(name, ("dev", 0))
+        key = (agent or who, budget or size or None)
+        if key not in chosen:
+            chosen[key] = export.section(layout, key[0], key[1], warn, named=agent is not None)
+        texts[name] = chosen[key].render()
+    changes = [export.plan(layout.root, name, texts[name]) for name in names]  # all read and checked first
     if not dry_run:
         for change in changes:
             export.write(layout.root, change)
-    if not dry_run and text is not None and any(c.changed for c in changes):
+    if not dry_run and not remove and any(c.changed for c in changes):
         off = export.off_trusted_branch(layout.root)
         if off:
             warn(off)
-    if chosen is not None and chosen.held:
-        n = len(chosen.held)
-        mine = "; what `memcli trust` let in is this clone's alone, never exported" if chosen.reader_trusted else ""
-        warn(f"{n} held-back {'memory' if n == 1 else 'memories'} not exported (`memcli review`{mine})")
+    for section in chosen.values():
+        if section.held:
+            n = len(section.held)
+            mine = (
+                "; what `memcli trust` let in is this clone's alone, never exported" if section.reader_trusted else ""
+            )
+            warn(f"{n} held-back {'memory' if n == 1 else 'memories'} not exported (`memcli review`{mine})")
+    text = texts[names[0]]
     if as_json:
         print_json(
             {
-                "agent": agent,
+                "agent": next(iter(chosen.values())).agent if chosen else agent,
                 "dry_run": dry_run,
                 "section": text,
                 "tokens": tokens(text) if text else 0,
-                "files": [{"path": c.shown, "changed": c.changed, "exists": c.after is not None} for c in changes],
+                "files": [
+                    {
+                        "path": c.shown,
+                        "changed": c.changed,
+                        "exists": c.after is not None,
+                        "tokens": tokens(t) if t else 0,
+                    }
+                    for t, c in zip((texts[n] for n in names), changes)
+                ],
             }
         )
         return 0
-    if dry_run and text is not None:
-        echo(text.rstrip("\n"))
-    for change in changes:
+    if dry_run:
+        for shown in dict.fromkeys(t for t in texts.values() if t is not None):
+            echo(shown.rstrip("\n"))
+    for name, change in zip(names, changes):
+        text = texts[name]
         if not change.changed:
             echo(f"{change.shown}: up to date" if text is not None else f"{change.shown}: no memory section", err=True)
             continue
