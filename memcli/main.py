@@ -149,13 +149,13 @@ def main(argv: list[str] | None = None) -> int:
                 if held
                 else ""
             )
-            sys.stderr.write(f"memcli: error: {exc.message}{more}\n")
+            sys.stderr.write(f"memcli: error: {output.visible(exc.message, lines=False)}{more}\n")
             return exc.exit_code
         from memcli.storage.fsutil import CannotWrite
 
         if isinstance(exc, CannotWrite):  # the system refused a write: not a bug, one line naming the path
             output.release_warnings(failed=True)
-            sys.stderr.write(f"memcli: error: {exc.message}\n")
+            sys.stderr.write(f"memcli: error: {output.visible(exc.message, lines=False)}\n")
             return 1
         output.release_warnings(failed=False)  # anything else: every word helps
         if isinstance(exc, BrokenPipeError):

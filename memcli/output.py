@@ -37,19 +37,21 @@ def dim(text: str) -> str:
 _CONTROL = None
 
 
-def visible(text: str, stream: IO[str] | None = None) -> str:
-    """``text`` safe to show on a terminal: control characters (an escape sequence stored in an
-    entry could retitle or clear the terminal) in caret notation (``^[``).  Unchanged on a pipe."""
+def visible(text: str, stream: IO[str] | None = None, lines: bool = True) -> str:
+    """``text`` safe to show: control characters (an escape sequence in an entry, or in a file name
+    of somebody's branch, could retitle or clear the terminal, or hide what follows) in caret
+    notation (``^[``), on a pipe too (``memcli list | head`` reaches the terminal; ``--json`` is
+    for programs).  ``lines=False``: line ends too, for what must stay one line (a warning, an
+    error, a line naming a file).  ``stream`` is not used (kept for callers)."""
     global _CONTROL
-    try:
-        if not (stream or sys.stdout).isatty():
-            return text
-    except (AttributeError, ValueError):
+    if text.isprintable():
         return text
     if _CONTROL is None:
         import re
 
         _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+    if not lines:
+        text = text.replace("\n", "^J").replace("\t", " ")
     return _CONTROL.sub(lambda m: "^" + chr((ord(m.group()) + 64) % 128) if ord(m.group()) < 128 else "?", text)
 
 
@@ -101,7 +103,7 @@ _held: list[str] | None = None  # warnings of the running command, while main ho
 
 def warn(message: str) -> None:
     """``memcli: warning: MESSAGE`` on stderr; while a command runs, at its end (``hold_warnings``)."""
-    line = f"memcli: warning: {message}\n"
+    line = f"memcli: warning: {visible(message, lines=False)}\n"
     if _held is not None:
         _held.append(line)
     else:

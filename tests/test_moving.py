@@ -1080,3 +1080,21 @@ def test_a_user_level_claude_md_kept_as_a_symlink_is_imported(repo: Path, tmp_pa
     (home / ".claude" / "CLAUDE.md").symlink_to(home / ".claude" / "nowhere.md")  # dangling: one line
     broken = run("import", "--user", cwd=repo, env=env)
     assert broken.returncode == 1 and len(broken.stderr.strip().splitlines()) == 1, broken.stderr
+
+
+def test_no_control_character_of_a_name_or_text_reaches_the_terminal(repo: Path, tmp_path: Path):
+    """A file name of somebody's branch (git allows escapes and line ends in one) forged output lines
+    or cleared the screen in import's report; an entry's text with escape codes, written by hand,
+    went raw through `list` and `search` on a pipe (`memcli list | head` reaches the terminal)."""
+    env = env_for(tmp_path)
+    write(repo, ".claude/rules/x\x1b[2J\x1b[1;31mFAKE.md", "Keep it simple.\n")
+    write(repo, ".claude/rules/a\nimported 0 entries from 0 files\nz.md", "Second rule.\n")
+    done = run("import", "--dry-run", cwd=repo, env=env, check=True)
+    assert "\x1b" not in done.stdout + done.stderr
+    assert len(done.stdout.splitlines()) == 3, done.stdout  # two entries and the summary
+    entry = run("add", "dev", "lessons", "A lesson about caching", cwd=repo, env=env, check=True).stdout.strip()
+    path = next((repo / ".memory" / "dev" / "lessons").glob(f"{entry}-*.md"))
+    path.write_text(path.read_text().replace("caching", "caching\x1b[8m hidden\x1b[0m\x1b[1A"))
+    for args in (["list", "dev"], ["search", "caching"]):
+        shown = run(*args, cwd=repo, env=env)
+        assert "caching" in shown.stdout and "\x1b" not in shown.stdout + shown.stderr, args

@@ -65,7 +65,7 @@ def run(
 ) -> int:
     from memcli import api
     from memcli.cli import common
-    from memcli.output import echo, plural, print_json
+    from memcli.output import echo, plural, print_json, visible
     from memcli.upkeep.imports import repository, run_import
 
     # --user: into the personal memory, the sources still looked for and judged in this repository
@@ -74,9 +74,12 @@ def run(
     report = run_import(mem, agent, list(sources or ()), dry_run=dry_run, allow=allow, project=project)
     if report.left_out:
         echo(
-            f"left out Claude Code's auto memory ({report.left_out}): it is yours alone, not the team's;"
-            f" `memcli import --user` brings it into your personal memory, `memcli import {report.left_out}`"
-            " into this project's",
+            visible(
+                f"left out Claude Code's auto memory ({report.left_out}): it is yours alone, not the team's;"
+                f" `memcli import --user` brings it into your personal memory, `memcli import {report.left_out}`"
+                " into this project's",
+                lines=False,
+            ),
             err=True,
         )
     if as_json:
@@ -85,9 +88,9 @@ def run(
     verb = "would add" if dry_run else "added"
     for unit, entry_id in report.added:
         name = f"{report.agent}/{unit.category}" + (f" {entry_id}" if entry_id else "")
-        echo(f"{verb} {name}  {unit.where}  {api.first_line(unit.text)[:70]}")
-    for unit, why in report.skipped:
-        echo(f"skipped {unit.where}: {why}", err=True)
+        echo(visible(f"{verb} {name}  {unit.where}  {api.first_line(unit.text)[:70]}", lines=False))
+    for unit, why in report.skipped:  # (a file name of somebody's branch may hold anything: one line each)
+        echo(visible(f"skipped {unit.where}: {why}", lines=False), err=True)
     if not report.files and user:
         echo("nothing to import: no auto memory of Claude Code for this repository, and no ~/.claude/CLAUDE.md")
         return 0
