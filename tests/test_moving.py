@@ -271,6 +271,7 @@ def test_an_imported_entry_edited_superseded_or_compacted_does_not_come_back(rep
         env=env,
         check=True,
     )
+    run("edit", "dev", str(gotcha["id"]), "--tag", "db", cwd=repo, env=env, check=True)  # --tag replaces the user's
     hints = one(stored(repo, env), "type hints")
     run(
         "supersede",

@@ -825,6 +825,9 @@ class Store:
                 new_tags = vault.merge_tags(vault.hashtags(body), kept)  # an allowance is for the text it came with
             if extra_tags:
                 new_tags = vault.merge_tags(new_tags, extra_tags)
+            marks = [t for t in old.tags if t.startswith(IMPORTED)]  # memcli's state: `--tag` replaces the user's
+            if marks:
+                new_tags = vault.merge_tags(new_tags, marks)
             if body is not None:
                 check_content(new_body, new_tags)
             looped = [n for n in predecessors(new_tags) if n >= old.id and n not in predecessors(old.tags)]
