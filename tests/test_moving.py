@@ -1099,3 +1099,18 @@ def test_no_control_character_of_a_name_or_text_reaches_the_terminal(repo: Path,
     for args in (["list", "dev"], ["search", "caching"]):
         shown = run(*args, cwd=repo, env=env)
         assert "caching" in shown.stdout and "\x1b" not in shown.stdout + shown.stderr, args
+
+
+def test_one_text_is_shown_once_in_the_block_and_the_section(repo: Path, tmp_path: Path):
+    """Two clones that each imported the same CLAUDE.md, merged, hold every entry twice (other ids,
+    the same text) until a compaction drops the copies: the block and the section listed each twice."""
+    env = env_for(tmp_path)
+    entry = run("add", "dev", "decisions", "Use type hints everywhere", cwd=repo, env=env, check=True).stdout.strip()
+    path = next((repo / ".memory" / "dev" / "decisions").glob(f"{entry}-*.md"))
+    twin = int(entry) + 7  # the other clone's entry: written there, merged here
+    (path.parent / f"{twin}-use-type-hints-everywhere.md").write_text(path.read_text().replace(entry, str(twin)))
+    assert len(stored(repo, env)) == 2
+    block = run("inject", "dev", "type hints", cwd=repo, env=env, check=True).stdout
+    assert block.count("Use type hints everywhere") == 1, block
+    run("export", cwd=repo, env=env, check=True)
+    assert (repo / "AGENTS.md").read_text().count("Use type hints everywhere") == 1

@@ -442,6 +442,17 @@ def gather(
     pins = {p.id for p in sel.pinned}  # a pinned entry is shown once, as pinned
     sel.decisions = [d for d in sel.decisions if d.id not in pins]
     sel.lessons = [x for x in sel.lessons if x.id not in pins]
+    # One text once: two clones that imported the same file (or wrote the same line) and merged
+    # have two entries of it until a compaction drops the copy.
+    said: set[str] = set()
+    for name in ("pinned", "decisions", "lessons", "tasks"):
+        kept = []
+        for item in getattr(sel, name):
+            key = " ".join(item.text.lower().split())
+            if key not in said:
+                said.add(key)
+                kept.append(item)
+        setattr(sel, name, kept)
     if sel.handoff and sel.handoff.id in pins:
         sel.handoff = None
     if sel.handoff:  # no message twice in one block: the snapshot leaves out what Last Session shows
