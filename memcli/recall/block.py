@@ -448,9 +448,9 @@ def gather(
     for name in ("pinned", "decisions", "lessons", "tasks"):
         kept = []
         for item in getattr(sel, name):
-            key = " ".join(item.text.lower().split())
-            if key not in said:
-                said.add(key)
+            words = " ".join(item.text.lower().split())
+            if words not in said:
+                said.add(words)
                 kept.append(item)
         setattr(sel, name, kept)
     if sel.handoff and sel.handoff.id in pins:
