@@ -307,7 +307,11 @@ def audit(layout: Layout, refs: list[str], files: list[str] | None = None) -> di
     memory = os.path.realpath(layout.memory)
     top = repo.toplevel(layout.root) if refs else None
     if refs and top is None:
-        raise MemcliError("memcli audit BASE [HEAD] needs a git repository")
+        from memcli.git.provenance import GitFailed
+
+        said = GitFailed.of("rev-parse", repo.git(layout.root, "rev-parse", "--show-toplevel"))
+        why = f" ({said})" if str(said).startswith("git refuses") else ""
+        raise MemcliError(f"memcli audit BASE [HEAD] needs a git repository{why}")
     memrel = os.path.relpath(memory, os.path.realpath(top)) if top else ""
     where = top or layout.root
     for ref in refs:
