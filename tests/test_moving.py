@@ -1114,3 +1114,31 @@ def test_one_text_is_shown_once_in_the_block_and_the_section(repo: Path, tmp_pat
     assert block.count("Use type hints everywhere") == 1, block
     run("export", cwd=repo, env=env, check=True)
     assert (repo / "AGENTS.md").read_text().count("Use type hints everywhere") == 1
+
+
+def test_resolve_writes_a_conflicted_section_anew_from_the_merged_memory(tmp_path: Path):
+    """A revert (or cherry-pick) of a memory commit on main conflicts in the exported section, which
+    both commits refreshed; `memcli resolve` said "no conflicted memory files" and left it."""
+    env = env_for(tmp_path)
+    repo = tmp_path / "hooked"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", cwd=repo)
+    run("init", cwd=repo, env=env, check=True)  # with the git hooks
+    write(repo, "AGENTS.md", "# Agents\n\nHand-written intro.\n")
+    run("add", "dev", "decisions", "Use Postgres for storage", cwd=repo, env=env, check=True)
+    run("export", cwd=repo, env=env, check=True)
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "memory and its export", cwd=repo)
+    for lesson in ("Lesson A: warm the cache", "Lesson B: retry on 503"):
+        run("add", "dev", "lessons", lesson, cwd=repo, env=env, check=True)
+        git("add", ".memory", cwd=repo)
+        assert "refreshed the memory section" in git("commit", "-qm", lesson, cwd=repo).stderr
+    reverted = git("revert", "--no-edit", "HEAD~1", cwd=repo, check=False)
+    assert reverted.returncode != 0 and "AGENTS.md" in reverted.stdout + reverted.stderr
+    done = run("resolve", cwd=repo, env=env, check=True)
+    assert "resolved AGENTS.md: memory section written anew from the merged memory" in done.stdout, done.stdout
+    text = (repo / "AGENTS.md").read_text()
+    assert "Lesson B" in text and "Lesson A" not in text and "<<<<<<<" not in text
+    assert text.startswith("# Agents\n\nHand-written intro.\n")
+    git("-c", "core.editor=true", "revert", "--continue", cwd=repo)
+    assert git("status", "--porcelain", cwd=repo).stdout == ""

@@ -261,6 +261,48 @@ def off_trusted_branch(root: Path) -> str | None:
     )
 
 
+_CONFLICT = re.compile(r"(?m)^(?:<{7}|={7}|>{7}|\|{7})(?: .*)?\r?$")  # git's conflict marker lines
+
+
+def resolve(layout: Layout, warn: Callable[[str], None]) -> list[tuple[str, str]]:
+    """Exported files git holds as unmerged whose conflicts all lie in memcli's section (two
+    branches that each refreshed it: a revert or cherry-pick of a memory commit, a merge of two
+    branches that exported): the section written anew from the memory as merged, and the file
+    staged.  One with a conflict outside the section is left as it is.  (path, what was done)."""
+    from memcli.git import repo
+    from memcli.storage.sections import read_text, sections
+
+    top = repo.toplevel(layout.root)
+    if top is None:
+        return []
+    done = []
+    for name, relative in TARGETS.items():
+        try:
+            path = target(layout.root, relative)
+        except MemcliError:
+            continue
+        rel = os.path.relpath(os.path.realpath(path), os.path.realpath(top))
+        if not repo.unmerged(top, rel):
+            continue
+        try:
+            text = read_text(path, relative) or ""
+            spans = sections(text, MARKS, relative)
+            conflicts = [m.start() for m in _CONFLICT.finditer(text)]
+            if not spans or any(not any(a <= c < b for a, b in spans) for c in conflicts):
+                done.append((rel, "not resolved: it conflicts outside its memory section (resolve that by hand)"))
+                continue
+            about = _ABOUT_RE.search(text[spans[0][0] : spans[0][1]])
+            agent, budget = (about.group(1), int(about.group(2))) if about else ("dev", 0)
+            change = plan(layout.root, name, section(layout, agent, budget or None, warn).render())
+            write(layout.root, change)
+        except MemcliError as exc:
+            done.append((rel, f"not resolved: {exc.message}"))
+            continue
+        staged = repo.add(top, rel)
+        done.append((rel, "memory section written anew from the merged memory" + ("" if staged else " (not staged)")))
+    return done
+
+
 def not_refreshed(relative: str, exc: MemcliError) -> str:
     """The hook's line for a section it could not refresh, with why."""
     reason = re.sub(r"[;,] nothing changed$", "", exc.message)
