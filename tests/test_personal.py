@@ -780,3 +780,35 @@ def test_a_repository_never_uses_a_memory_above_it(tmp_path: Path):
     assert (proj / ".memory" / "_project.md").is_file()
     run("add", "dev", "lessons", "A lesson of proj", cwd=proj / "src", env=env, check=True)
     assert len(list((proj / ".memory").glob("dev/lessons/*.md"))) == 1
+
+
+@pytest.mark.parametrize("kind", ["work tree", "bare"])
+def test_a_git_repository_of_other_files_is_refused_as_personal_memory(tmp_path: Path, kind: str):
+    """MEMCLI_USER_DIR naming a repository's folder ("keep it in my notes repo") put .memory/ and
+    memcli's .gitignore lines into that repository, whose next `git add -A` committed the notes."""
+    env = user_env(tmp_path)
+    notes = tmp_path / "notes"
+    if kind == "bare":
+        git("init", "-q", "--bare", str(notes), cwd=tmp_path)
+    else:
+        notes.mkdir()
+        git("init", "-q", cwd=notes)
+        (notes / "README.md").write_text("my notes\n")
+    before = sorted(p.name for p in notes.iterdir())
+    env["MEMCLI_USER_DIR"] = str(notes)
+    done = run("add", "--user", "dev", "lessons", "A personal note", cwd=tmp_path, env=env)
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert sorted(p.name for p in notes.iterdir()) == before
+
+
+def test_a_memory_folder_linked_to_the_personal_memory_is_never_exported(tmp_path: Path):
+    """A folder whose .memory is a symlink to the personal .memory (an archive someone sent, a hand
+    link) read as a project's memory: export wrote the personal notes into its AGENTS.md."""
+    env = user_env(tmp_path)
+    run("add", "--user", "dev", "decisions", "My sandbox is at 10.1.2.3", cwd=tmp_path, env=env, check=True)
+    folder = tmp_path / "unpacked"
+    folder.mkdir()
+    (folder / ".memory").symlink_to(personal_root(tmp_path) / ".memory")
+    done = run("export", cwd=folder, env=env)
+    assert done.returncode == 1 and "is your personal memory" in done.stderr, done.stderr
+    assert not (folder / "AGENTS.md").exists()

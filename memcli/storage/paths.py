@@ -174,6 +174,17 @@ def not_personal(root: Path) -> str | None:
         return f"{root} is your home folder or above it (name a folder of its own, such as ~/.memcli-personal)"
     if os.path.lexists(real / MEMORY_DIR / PROJECT_FILE):
         return f"{root} is a project's folder (its {MEMORY_DIR}/ holds {PROJECT_FILE})"
+    if not os.path.lexists(real / MEMORY_DIR):  # not made yet: the folder must not be somebody's repository
+        try:
+            names = set(os.listdir(real))
+        except OSError:
+            names = set()
+        if os.path.isfile(real / ".git"):
+            return f"{root} is a work tree of another git repository (a linked work tree or a submodule)"
+        if ".git" in names and names - {".git", ".gitignore", ".gitattributes"}:
+            return f"{root} is a git repository with files of its own (its next `git add -A` would commit your notes)"
+        if {"HEAD", "objects", "refs"} <= names:
+            return f"{root} is a bare git repository"
     for folder in (real, *real.parents):
         if folder.name == MEMORY_DIR:
             return f"{root} is inside {folder}"
@@ -211,6 +222,10 @@ def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start
     cwd = start or Path.cwd()
     for folder in (cwd, *cwd.parents):
         if (folder / MEMORY_DIR).is_dir():
+            if (folder / MEMORY_DIR).is_symlink():  # a link to the personal memory is the personal memory
+                mine = personal_layout()
+                if os.path.realpath(folder / MEMORY_DIR) == os.path.realpath(mine.memory) and mine.exists():
+                    return mine
             return _as_personal(Layout(folder))
         if os.path.lexists(folder / ".git"):
             break  # a repository's memory is in it: never one above it (a submodule's, a home folder's)

@@ -104,6 +104,8 @@ def section(
     from memcli.storage.store import Store
 
     validate_agent(agent)
+    if layout.personal:
+        raise MemcliError(f"{layout.memory} is your personal memory: it is never exported into a file; nothing changed")
     config = load_config(layout.memory)
     known = Store(layout, config).agents()
     if agent not in known and (known or named):  # a typo would export nothing, silently
