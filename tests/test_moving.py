@@ -262,26 +262,12 @@ def test_an_imported_entry_edited_superseded_or_compacted_does_not_come_back(rep
     run("import", "CLAUDE.md", cwd=repo, env=env, check=True)
     gotcha = one(stored(repo, env), "migrations must run")
     assert any(t.startswith("imported-") for t in gotcha["tags"]), gotcha["tags"]
-    run(
-        "edit",
-        "dev",
-        str(gotcha["id"]),
-        "Run `make migrate` first: the tests need the schema",
-        cwd=repo,
-        env=env,
-        check=True,
-    )
+    edited = "Run `make migrate` first: the tests need the schema"
+    run("edit", "dev", str(gotcha["id"]), edited, cwd=repo, env=env, check=True)
     run("edit", "dev", str(gotcha["id"]), "--tag", "db", cwd=repo, env=env, check=True)  # --tag replaces the user's
     hints = one(stored(repo, env), "type hints")
-    run(
-        "supersede",
-        "dev",
-        str(hints["id"]),
-        "Type hints everywhere, private functions too",
-        cwd=repo,
-        env=env,
-        check=True,
-    )
+    newer = "Type hints everywhere, private functions too"
+    run("supersede", "dev", str(hints["id"]), newer, cwd=repo, env=env, check=True)
     again = run("import", "CLAUDE.md", "--json", cwd=repo, env=env, check=True)
     assert json.loads(again.stdout)["added"] == []
     count = len(stored(repo, env))
@@ -827,17 +813,23 @@ def _commit_a_lesson(repo: Path, env: dict[str, str]):
     return done, committed
 
 
-def test_the_pre_commit_hook_refreshes_an_exported_section_in_the_same_commit(tmp_path: Path):
-    env = env_for(tmp_path)
+def _exported(tmp_path: Path, env: dict[str, str], intro: str = "# Agents\n") -> Path:
+    """A repository with memcli's git hooks, a decision, and its section exported to AGENTS.md, committed on main."""
     repo = tmp_path / "hooked"
     repo.mkdir()
     git("init", "-q", "-b", "main", cwd=repo)
     run("init", cwd=repo, env=env, check=True)  # with the git hooks
-    write(repo, "AGENTS.md", "# Agents\n")
+    write(repo, "AGENTS.md", intro)
     run("add", "dev", "decisions", "Adopt SSE for streaming", cwd=repo, env=env, check=True)
     run("export", cwd=repo, env=env, check=True)
     git("add", "-A", cwd=repo)
     git("commit", "-qm", "memory and its export", cwd=repo)
+    return repo
+
+
+def test_the_pre_commit_hook_refreshes_an_exported_section_in_the_same_commit(tmp_path: Path):
+    env = env_for(tmp_path)
+    repo = _exported(tmp_path, env)
     done, _ = _commit_a_lesson(repo, env)
     assert "refreshed the memory section of AGENTS.md and staged it in this commit" in done.stderr
     assert git("status", "--porcelain", cwd=repo).stdout == ""
@@ -857,15 +849,7 @@ def test_a_commit_of_named_paths_carries_the_refreshed_section(tmp_path: Path, w
     in the index after it (no change shows as staged back); a change of AGENTS.md staged in the
     index, which such a commit leaves out, is left alone, and said."""
     env = env_for(tmp_path)
-    repo = tmp_path / "hooked"
-    repo.mkdir()
-    git("init", "-q", "-b", "main", cwd=repo)
-    run("init", cwd=repo, env=env, check=True)  # with the git hooks
-    write(repo, "AGENTS.md", "# Agents\n")
-    run("add", "dev", "decisions", "Adopt SSE for streaming", cwd=repo, env=env, check=True)
-    run("export", cwd=repo, env=env, check=True)
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "memory and its export", cwd=repo)
+    repo = _exported(tmp_path, env)
     if where == "linked":  # git sets GIT_DIR and GIT_INDEX_FILE for a linked work tree's hooks
         git("checkout", "-q", "-b", "side", cwd=repo)  # main is checked out in the linked work tree
         git("worktree", "add", "-q", str(tmp_path / "linked"), "main", cwd=repo)
@@ -1120,15 +1104,7 @@ def test_resolve_writes_a_conflicted_section_anew_from_the_merged_memory(tmp_pat
     """A revert (or cherry-pick) of a memory commit on main conflicts in the exported section, which
     both commits refreshed; `memcli resolve` said "no conflicted memory files" and left it."""
     env = env_for(tmp_path)
-    repo = tmp_path / "hooked"
-    repo.mkdir()
-    git("init", "-q", "-b", "main", cwd=repo)
-    run("init", cwd=repo, env=env, check=True)  # with the git hooks
-    write(repo, "AGENTS.md", "# Agents\n\nHand-written intro.\n")
-    run("add", "dev", "decisions", "Use Postgres for storage", cwd=repo, env=env, check=True)
-    run("export", cwd=repo, env=env, check=True)
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "memory and its export", cwd=repo)
+    repo = _exported(tmp_path, env, "# Agents\n\nHand-written intro.\n")
     for lesson in ("Lesson A: warm the cache", "Lesson B: retry on 503"):
         run("add", "dev", "lessons", lesson, cwd=repo, env=env, check=True)
         git("add", ".memory", cwd=repo)
