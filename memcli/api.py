@@ -704,13 +704,14 @@ def scopes(dir_option: str | None, user: bool, project: bool, category: str | No
 
     try:
         check(mine)
-    except MemcliError as exc:
+        store = Store(mine)
+        usable = user or category is None or category in store.categories  # (its config.toml is read here)
+    except MemcliError as exc:  # a personal memory that cannot be read never hides the project's
         if user or not found:
             raise
         warn(f"{exc.message}; the project's memory only")
         return found
-    store = Store(mine)
-    if user or category is None or category in store.categories:  # a category of the project's own config
+    if usable:  # a category of the project's own config
         found.append(("user", Memory(store=store)))
     return found
 

@@ -812,3 +812,16 @@ def test_a_memory_folder_linked_to_the_personal_memory_is_never_exported(tmp_pat
     done = run("export", cwd=folder, env=env)
     assert done.returncode == 1 and "is your personal memory" in done.stderr, done.stderr
     assert not (folder / "AGENTS.md").exists()
+
+
+def test_a_broken_personal_config_never_hides_the_projects_memory(tmp_path: Path):
+    """A personal config.toml that is not TOML made search, list and review fail in every project."""
+    env = user_env(tmp_path)
+    repo = make_repo(tmp_path / "repo", env)
+    run("add", "dev", "lessons", "A project lesson about redis", cwd=repo, env=env, check=True)
+    run("add", "--user", "dev", "lessons", "A personal note", cwd=repo, env=env, check=True)
+    (personal_root(tmp_path) / ".memory" / "config.toml").write_text("not = [toml\n")
+    for args in (["search", "redis"], ["list"], ["review"]):
+        done = run(*args, cwd=repo, env=env)
+        assert done.returncode == 0 and "is not valid TOML" in done.stderr, (args, done.stderr)
+    assert "A project lesson about redis" in run("list", cwd=repo, env=env).stdout
