@@ -181,7 +181,9 @@ def not_personal(root: Path) -> str | None:
             names = set()
         if os.path.isfile(real / ".git"):
             return f"{root} is a work tree of another git repository (a linked work tree or a submodule)"
-        if ".git" in names and names - {".git", ".gitignore", ".gitattributes"}:
+        own = {".git", ".gitignore", ".gitattributes", MEMORY_DIR}  # what a first write makes (and its temp files)
+        others = {n for n in names if n not in own and not n.lstrip(".").startswith(("gitignore.", "gitattributes."))}
+        if ".git" in names and others:
             return f"{root} is a git repository with files of its own (its next `git add -A` would commit your notes)"
         if {"HEAD", "objects", "refs"} <= names:
             return f"{root} is a bare git repository"
