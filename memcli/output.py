@@ -37,12 +37,12 @@ def dim(text: str) -> str:
 _CONTROL = None
 
 
-def visible(text: str, stream: IO[str] | None = None, lines: bool = True) -> str:
+def visible(text: str, lines: bool = True) -> str:
     """``text`` safe to show: control characters (an escape sequence in an entry, or in a file name
     of somebody's branch, could retitle or clear the terminal, or hide what follows) in caret
     notation (``^[``), on a pipe too (``memcli list | head`` reaches the terminal; ``--json`` is
     for programs).  ``lines=False``: line ends too, for what must stay one line (a warning, an
-    error, a line naming a file).  ``stream`` is not used (kept for callers)."""
+    error, a line naming a file)."""
     global _CONTROL
     if text.isprintable():
         return text

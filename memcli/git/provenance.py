@@ -62,7 +62,10 @@ ZERO = "0" * 40
 
 
 class GitFailed(Exception):
-    """git could not say where content came from (it hung, or failed): the last answer stands."""
+    """git could not say where content came from (it hung, or failed): the last answer stands.
+    ``refused``: git refuses the repository (another user owns it), which the user can act on."""
+
+    refused = False
 
     @classmethod
     def of(cls, what: str, done: Any) -> GitFailed:
@@ -72,10 +75,12 @@ class GitFailed(Exception):
         owned = re.search(r"dubious ownership in repository at '([^']*)'", said)
         if owned:
             top = owned.group(1)
-            return cls(
+            failed = cls(
                 f"git refuses to read {top}: another user owns it (if you trust it:"
                 f" `git config --global --add safe.directory {top}`)"
             )
+            failed.refused = True
+            return failed
         if done is None:
             return cls(f"{what}: git did not answer")
         first = next((line for line in said.splitlines() if line.strip()), "")
@@ -334,29 +339,12 @@ def _fresh(data: dict[str, Any], layout: Layout) -> bool:
     return True
 
 
-def provenance(layout: Layout, refresh: bool = False, reader_trust: bool = True) -> Provenance:
+def provenance(layout: Layout, refresh: bool = False) -> Provenance:
     """The memory's provenance, from the cache while git's state holds; never raises.  When git
     fails to answer, what the cache held last stands (it is not replaced, so the next call asks
     again): a git that hangs or refuses never lets what was held back through.  The developer's
     personal memory (``paths.PersonalLayout``) is their own writing: nothing in it is unreviewed
-    (the content rules still judge its text, and what the reader trusted of it stands).
-
-    ``reader_trust=False``: the answer as if the reader had trusted nothing (``memcli trust`` is one
-    clone's decision): what ``memcli export`` may write into a file every clone commits.  Worked
-    out anew (not cached) when the reader did trust something."""
-    if not reader_trust:
-        answer = provenance(layout, refresh)
-        if not answer.trusted:
-            return answer
-        if layout.personal:
-            return NOTHING
-        try:
-            in_git = _git_dirs(layout) is not None or bool(os.environ.get("GIT_DIR"))
-            return _compute(layout, None, in_git, trusting=False)
-        except Exception as exc:  # as below: nothing from memory is shown until git answers
-            if os.environ.get("MEMCLI_DEBUG") and not isinstance(exc, GitFailed):
-                raise
-            return Provenance([], set(), None, True, f"git did not say where memory came from ({str(exc)[:300]})")
+    (the content rules still judge its text, and what the reader trusted of it stands)."""
     if layout.personal:
         trusted = _read_trusted(*_trust_file(layout))
         return Provenance([], trusted, None, False) if trusted else NOTHING
@@ -375,6 +363,22 @@ def provenance(layout: Layout, refresh: bool = False, reader_trust: bool = True)
         if in_git:  # no earlier answer to stand by: nothing from memory is shown until git answers
             return Provenance([], set(), None, True, f"git did not say where memory came from ({str(exc)[:300]})")
         return NOTHING
+
+
+def without_reader_trust(layout: Layout, answer: Provenance) -> Provenance:
+    """``answer`` (``provenance``'s) as if the reader had trusted nothing (``memcli trust`` is one
+    clone's decision): what ``memcli export`` may write into a file every clone commits.  Worked
+    out anew, and kept nowhere, when the reader did trust something; never raises."""
+    if not answer.trusted:
+        return answer
+    if layout.personal:
+        return NOTHING
+    try:
+        return _compute(layout, None, _git_dirs(layout) is not None or bool(os.environ.get("GIT_DIR")), trusting=False)
+    except Exception as exc:  # as in ``provenance``: nothing from memory is shown until git answers
+        if os.environ.get("MEMCLI_DEBUG") and not isinstance(exc, GitFailed):
+            raise
+        return Provenance([], set(), None, True, f"git did not say where memory came from ({str(exc)[:300]})")
 
 
 # ------------------------------------------------------------------------------ asking git

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from memcli.git.provenance import Provenance
+
 TRUNCATED = "[… truncated by memcli to fit the token budget]"
 INSTRUCTIONS = (
     "## MEMORY: When asked to save/learn/remember, WRITE to files (don't just say you will).\n"
@@ -234,10 +236,11 @@ def gather(
     instructions: bool | str,
     warn: Callable[[str], None],
     explain: bool = False,
-    reader_trust: bool = True,
+    judged_by: Provenance | None = None,
 ) -> Selection:
     """Everything the block could hold, before the budget is applied.  Never raises MemcliError.
-    ``reader_trust=False``: as if the reader had trusted nothing (``provenance``'s option)."""
+    ``judged_by``: the provenance to judge by (``memcli export``'s, which ignores the reader's
+    trust); by default the reader's, asked after the first search."""
     sel = Selection()
     project = uncommented = ""
     try:
@@ -275,7 +278,7 @@ def gather(
         """Asked once, after the first search has brought the index up to date: memory files that
         changed without git's state changing (a restore, a copy) change the index's manifest."""
         if not known:
-            known.append(trust.provenance(layout, reader_trust=reader_trust))
+            known.append(judged_by if judged_by is not None else trust.provenance(layout))  # (no holds: falsy)
         return known[0]
 
     def allowed(category: str, entry_id: int, date: str, tags: list[str], body: str) -> bool:

@@ -310,7 +310,7 @@ def audit(layout: Layout, refs: list[str], files: list[str] | None = None) -> di
         from memcli.git.provenance import GitFailed
 
         said = GitFailed.of("rev-parse", repo.git(layout.root, "rev-parse", "--show-toplevel"))
-        why = f" ({said})" if str(said).startswith("git refuses") else ""
+        why = f" ({said})" if said.refused else ""
         raise MemcliError(f"memcli audit BASE [HEAD] needs a git repository{why}")
     memrel = os.path.relpath(memory, os.path.realpath(top)) if top else ""
     where = top or layout.root

@@ -99,6 +99,7 @@ def section(
     out.  An agent with no memory is refused when others have some, or when the user ``named`` it
     (a typo would write an empty section over the one there)."""
     from memcli.config import Config, load_config
+    from memcli.git.provenance import without_reader_trust
     from memcli.recall import block, trust
     from memcli.storage.paths import validate_agent
     from memcli.storage.store import Store
@@ -106,27 +107,26 @@ def section(
     validate_agent(agent)
     if layout.personal:
         raise MemcliError(f"{layout.memory} is your personal memory: it is never exported into a file; nothing changed")
-    config = load_config(layout.memory)
-    known = Store(layout, config).agents()
-    if agent not in known and (known or named):  # a typo would export nothing, silently
-        which = f"known agents: {', '.join(known)}" if known else "no agent has any yet"
-        raise MemcliError(f"agent {agent!r} has no memory here; {which}; nothing changed")
-    prov = trust.provenance(layout, reader_trust=False)  # the file is every clone's: no one clone's trust
+    reader = trust.provenance(layout)
+    prov = without_reader_trust(layout, reader)  # the file is every clone's: no one clone's trust
     if prov.poisoned:
         raise MemcliError(f"no memory exported: {prov.poisoned} (`memcli review`)")
     if prov.config_held:
         warn("config.toml holds unreviewed changes; exporting with the defaults (`memcli review`)")
-        config = Config()
+    config = Config() if prov.config_held else load_config(layout.memory)
     config.inject_decisions = max(config.inject_decisions, DECISIONS)
     config.inject_lessons = max(config.inject_lessons, LESSONS)
+    store = Store(layout, config)
+    known = store.agents()
+    if agent not in known and (known or named):  # a typo would export nothing, silently
+        which = f"known agents: {', '.join(known)}" if known else "no agent has any yet"
+        raise MemcliError(f"agent {agent!r} has no memory here; {which}; nothing changed")
     chosen = Section()
-    chosen.__dict__.update(
-        vars(block.gather(Store(layout, config), layout, agent, "", False, warn, reader_trust=False))
-    )
+    chosen.__dict__.update(vars(block.gather(store, layout, agent, "", False, warn, judged_by=prov)))
     chosen.handoff, chosen.snapshot, chosen.show_held = None, [], False
     chosen.agent, chosen.budget = agent, budget or config.inject_budget
     chosen.had = bool(chosen.project.strip() or chosen.pinned or chosen.decisions or chosen.lessons or chosen.tasks)
-    chosen.reader_trusted = bool(trust.provenance(layout).trusted)
+    chosen.reader_trusted = bool(reader.trusted)
     return block.fit(chosen, chosen.budget)  # type: ignore[return-value]
 
 
@@ -240,12 +240,14 @@ def exported(root: Path) -> tuple[list[tuple[str, str, int]], list[str]]:
             continue
         if not spans:
             continue
-        about = _ABOUT_RE.search(text[spans[0][0] : spans[0][1]])
-        if about:
-            found.append((name, about.group(1), int(about.group(2))))
-        else:
-            found.append((name, "dev", 0))
+        found.append((name, *_named(text[spans[0][0] : spans[0][1]])))
     return found, problems
+
+
+def _named(section_text: str) -> tuple[str, int]:
+    """The agent and budget a section was exported with, as its first line says (0: the default)."""
+    about = _ABOUT_RE.search(section_text)
+    return (about.group(1), int(about.group(2))) if about else ("dev", 0)
 
 
 def off_trusted_branch(root: Path) -> str | None:
@@ -293,8 +295,7 @@ def resolve(layout: Layout, warn: Callable[[str], None]) -> list[tuple[str, str]
             if not spans or any(not any(a <= c < b for a, b in spans) for c in conflicts):
                 done.append((rel, "not resolved: it conflicts outside its memory section (resolve that by hand)"))
                 continue
-            about = _ABOUT_RE.search(text[spans[0][0] : spans[0][1]])
-            agent, budget = (about.group(1), int(about.group(2))) if about else ("dev", 0)
+            agent, budget = _named(text[spans[0][0] : spans[0][1]])
             change = plan(layout.root, name, section(layout, agent, budget or None, warn).render())
             write(layout.root, change)
         except MemcliError as exc:

@@ -1006,10 +1006,10 @@ def _import_units(
 
 
 def import_tag(text: str) -> str:
-    """The tag an imported entry keeps of the source text it came from (``imported-`` and ten hex
-    digits of its SHA-1, as ``same_text_key`` reads it; "" for a text that says nothing): an entry edited since, or folded into a
-    compaction summary (which keeps its entries' marks), still stands for that text, so the next
-    import does not bring it back."""
+    """The tag an imported entry keeps of the source text it came from: ``imported-`` and ten hex
+    digits of its SHA-1, as ``same_text_key`` reads it ("" for a text that says nothing).  An entry
+    edited since, or folded into a compaction summary (which keeps its entries' marks), still
+    stands for that text, so the next import does not bring it back."""
     import hashlib
 
     from memcli.capture.copies import same_text_key
@@ -1056,9 +1056,8 @@ def _unreviewed(layout: Layout, units: list[Unit], texts: dict[str, str]) -> dic
         found = provenance.foreign_lines(layout, sorted({str(u.path) for u in inside}))
         for top, files in elsewhere.items():
             judged = provenance.foreign_lines(Layout(top), sorted(files))
-            if home is not None and is_inside(
-                Path(top), Path(home)
-            ):  # a submodule: its pointer is the outer repository's line
+            # A submodule's pointer is a line of the outer repository: a foreign commit's makes it all theirs.
+            if home is not None and is_inside(Path(top), Path(home)):
                 pointer = provenance.foreign_lines(layout, [top]).get(top)
                 if pointer is not None:
                     judged = dict.fromkeys(files, pointer)
@@ -1067,10 +1066,9 @@ def _unreviewed(layout: Layout, units: list[Unit], texts: dict[str, str]) -> dic
                     found[str(u.path)] = foreign
                     inside.append(u)
     except provenance.GitFailed as exc:
-        said = str(exc)
-        if said.startswith("git refuses"):  # a reason the user can act on, whole
-            raise MemcliError(f"{said}; nothing imported") from None
-        raise MemcliError(f"git did not say where the sources came from ({said[:120]}); nothing imported") from None
+        if exc.refused:  # a reason the user can act on, whole
+            raise MemcliError(f"{exc}; nothing imported") from None
+        raise MemcliError(f"git did not say where the sources came from ({str(exc)[:120]}); nothing imported") from None
     out: dict[Unit, str] = {}
     for path, foreign in found.items():
         keys = foreign.keys
