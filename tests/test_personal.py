@@ -825,3 +825,89 @@ def test_a_broken_personal_config_never_hides_the_projects_memory(tmp_path: Path
         done = run(*args, cwd=repo, env=env)
         assert done.returncode == 0 and "is not valid TOML" in done.stderr, (args, done.stderr)
     assert "A project lesson about redis" in run("list", cwd=repo, env=env).stdout
+
+
+def test_an_agent_repeating_personal_notes_never_puts_them_into_the_projects_memory(tmp_path: Path):
+    env = user_env(tmp_path)
+    repo = make_repo(tmp_path / "repo", env)
+    run(
+        "add",
+        "--user",
+        "dev",
+        "lessons",
+        "PNOTE1 my sandbox Redis listens on 6380 at sandbox.internal.me",
+        cwd=repo,
+        env=env,
+        check=True,
+    )
+    run("add", "--user", "dev", "decisions", "PNOTE2 answer me in British English", cwd=repo, env=env, check=True)
+    block = run("inject", "dev", "fix the cache", cwd=repo, env=env, check=True).stdout
+    assert "PNOTE1" in block
+    said = (
+        "Your personal notes say:\n- pnote1: my sandbox REDIS listens on 6380 (sandbox.internal.me)\n"
+        "- PNOTE2 answer me in British English\n\nLesson learned: PNOTE2 always answer in British English.\n"
+        "Lesson learned: the cache key must include the tenant id, because two tenants shared entries."
+    )
+    rows = [
+        {"type": "user", "message": {"role": "user", "content": block + "\nfix the cache"}, "uuid": "u1"},
+        {
+            "type": "assistant",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": said}]},
+            "uuid": "a1",
+        },
+    ]
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    payload = {
+        "hook_event_name": "SessionEnd",
+        "session_id": "s1",
+        "transcript_path": str(transcript),
+        "cwd": str(repo),
+    }
+    assert run("agent-hook", "claude-code", cwd=repo, env=env, input=json.dumps(payload), check=True).stdout == ""
+    saved = "".join(p.read_text() for p in (repo / ".memory").rglob("*") if p.is_file() and ".vault" not in p.parts)
+    assert "PNOTE" not in saved.upper() and "6380" not in saved and "British" not in saved
+    assert "[a personal note, left out by memcli]" in saved and "Your personal notes say:" in saved
+    lessons = json.loads(
+        run("list", "dev", "-c", "lessons", "--project", "--json", cwd=repo, env=env, check=True).stdout
+    )
+    assert [e["body"] for e in lessons] == [
+        "Lesson learned: the cache key must include the tenant id, because two tenants shared entries."
+    ]
+    # the same through `memcli checkpoint`, which says how many messages it left them out of
+    said_file = tmp_path / "chat.json"
+    said_file.write_text(json.dumps([{"role": "user", "text": "remember: my sandbox Redis listens on 6380"}]))
+    told = run("checkpoint", "dev", str(said_file), cwd=repo, env=env, check=True).stderr
+    assert "your personal notes left out of 1 message" in told
+    # the personal memory's own sessions keep them
+    mine = personal_root(tmp_path)
+    run("checkpoint", "dev", str(said_file), cwd=mine, env=env, check=True)
+    kept = "".join(p.read_text() for p in (mine / ".memory" / "conversations").rglob("*") if p.is_file())
+    assert "6380" in kept
+
+
+_WORDS = st.sampled_from("redis sandbox port cache tenant pytest parametrize uv pip british english deploy key".split())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    notes=st.lists(st.lists(_WORDS, min_size=2, max_size=7, unique=True), min_size=1, max_size=4),
+    sentences=st.lists(st.tuples(st.lists(_WORDS, max_size=8), st.booleans()), min_size=1, max_size=6),
+    seps=st.sampled_from([". ", "\n", "! ", "; "]),
+)
+def test_no_sentence_that_repeats_a_note_is_kept_and_no_other_is_touched(notes, sentences, seps):
+    from memcli.capture import personal
+
+    found = [personal._words(" ".join(n)) for n in notes]
+    parts = []
+    for words, quoting in sentences:
+        parts.append(" ".join(words + (notes[len(words) % len(notes)] if quoting else [])) or "ok")
+    message = {"text": seps.join(parts)}
+    personal.withhold([message], found)
+    kept = personal._SENTENCE.split(message["text"])
+    assert len(kept) == len(parts)
+    for before, after in zip(parts, kept):
+        repeated = any(personal.repeats(personal._words(before), note) for note in found)
+        assert after.rstrip(".!;") == (personal.WITHHELD if repeated else before)
+        if any(set(note) <= set(before.split()) for note in notes):
+            assert after.rstrip(".!;") == personal.WITHHELD  # a note said again whole is always left out

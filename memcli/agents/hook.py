@@ -153,7 +153,7 @@ def _layout(client: str, payload: dict[str, Any], dir_option: str | None):
 def _personal_warning(message: str) -> None:
     """The one warning a session hook says (on stderr, once): that the personal memory was left out
     (a misconfigured folder the developer must hear of); the block's other warnings stay quiet."""
-    from memcli.recall.block import PERSONAL_LEFT_OUT
+    from memcli.storage.paths import PERSONAL_LEFT_OUT
     from memcli.storage.fsutil import warn
 
     if message.startswith(PERSONAL_LEFT_OUT):

@@ -25,6 +25,7 @@ class CheckpointResult:
     new_messages: int = 0
     redacted: int = 0
     revealed: int = 0  # messages whose invisible characters were made visible
+    personal: int = 0  # messages that repeated a personal note, left out (capture.personal)
     held: int = 0  # extracted decisions and lessons not stored: they broke a content rule
     handoff_id: int | None = None
     decisions: list[int] = field(default_factory=list)
@@ -36,6 +37,7 @@ class CheckpointResult:
             "new_messages": self.new_messages,
             "redacted": self.redacted,
             "revealed": self.revealed,
+            "personal": self.personal,
             "held": self.held,
             "handoff": self.handoff_id,
             "decisions": self.decisions,
@@ -185,6 +187,9 @@ def save(
     if redact:
         result.redacted = redact_messages(messages)
     result.revealed = reveal_invisible(messages)
+    from memcli.capture import personal
+
+    result.personal = personal.withhold(messages, personal.notes(store.layout))
     cut_long_messages(messages, config.checkpoint_max_message_chars)
     conversations.assign_ids(messages, chat_id)
     for m in messages:

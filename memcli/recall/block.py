@@ -20,7 +20,7 @@ from memcli.storage import vault
 from memcli.storage.injected_block import END, START, neutralise
 from memcli.recall.trust import LEFT_OUT, short
 from memcli.errors import MemcliError
-from memcli.storage.paths import Layout, PersonalLayout
+from memcli.storage.paths import PERSONAL_LEFT_OUT, Layout, PersonalLayout, personal_memory
 from memcli.storage.store import Store, current
 
 TYPE_CHECKING = False  # names for annotations only: the fast path never imports typing
@@ -44,7 +44,6 @@ PERSONAL_FRAME = (
 # The personal memory's heading: it is the developer's, not this repository's (the frame says "of this repository").
 PERSONAL = "Personal (the developer's own notes, kept outside this repository):"
 ITEM_CHARS = 400
-PERSONAL_LEFT_OUT = "personal memory left out"  # how a block's warning about it begins (the hooks say it)
 HELD_SPARE = 5  # hits asked for beyond a section's limit, to fill the places of held entries
 PINNED_MAX = 50  # pinned entries an agent's block may list (pins are for a few standing rules)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -698,29 +697,6 @@ def build(
 
 
 # -- the developer's personal memory ---------------------------------------------------------------
-
-
-def personal_memory(layout: Layout, warn: Callable[[str], None]) -> PersonalLayout | None:
-    """The personal memory to add to a block, or None: none there (one ``stat``, the usual cost of
-    all this), one memcli must not use (said once, as a warning), or the very memory the block is
-    of (a command run inside the personal folder)."""
-    import os
-
-    from memcli.storage.paths import not_personal, personal_layout
-
-    mine = personal_layout()
-    if not os.path.isdir(mine.memory) or layout.personal:
-        return None
-    if os.path.islink(mine.memory):
-        warn(f"{PERSONAL_LEFT_OUT}: {mine.memory} is a symlink (memcli keeps memory in a real folder)")
-        return None
-    why = not_personal(mine.root)
-    if why:  # the project's own memory, say: it would count as the developer's own writing
-        warn(f"{PERSONAL_LEFT_OUT}: {why}; it must live outside every repository (MEMCLI_USER_DIR)")
-        return None
-    if os.path.realpath(mine.root) == os.path.realpath(layout.root):
-        return None
-    return mine
 
 
 def gather_personal(

@@ -9,6 +9,10 @@ from pathlib import Path
 
 from memcli.errors import InvalidName, NotInitialized
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable
+
 MEMORY_DIR = ".memory"
 STATE_DIR = ".vault"
 PROJECT_FILE = "_project.md"
@@ -234,3 +238,25 @@ def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start
     if must_exist:
         raise NotInitialized(f"no {MEMORY_DIR}/ found in {cwd} or any folder above it — run `memcli init` first")
     return Layout(cwd)
+
+
+PERSONAL_LEFT_OUT = "personal memory left out"  # how a warning about it begins (the session hooks say it)
+
+
+def personal_memory(layout: Layout, warn: Callable[[str], None]) -> PersonalLayout | None:
+    """The personal memory to add to a block, or None: none there (one ``stat``, the usual cost of
+    all this), one memcli must not use (said once, as a warning), or the very memory the block is
+    of (a command run inside the personal folder)."""
+    mine = personal_layout()
+    if not os.path.isdir(mine.memory) or layout.personal:
+        return None
+    if os.path.islink(mine.memory):
+        warn(f"{PERSONAL_LEFT_OUT}: {mine.memory} is a symlink (memcli keeps memory in a real folder)")
+        return None
+    why = not_personal(mine.root)
+    if why:  # the project's own memory, say: it would count as the developer's own writing
+        warn(f"{PERSONAL_LEFT_OUT}: {why}; it must live outside every repository (MEMCLI_USER_DIR)")
+        return None
+    if os.path.realpath(mine.root) == os.path.realpath(layout.root):
+        return None
+    return mine

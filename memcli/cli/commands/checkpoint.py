@@ -114,6 +114,8 @@ def run(
         line += f"; redacted {plural(result.redacted, 'secret')}"
     if result.revealed:
         line += f"; invisible characters made visible in {plural(result.revealed, 'message')}"
+    if result.personal:
+        line += f"; your personal notes left out of {plural(result.personal, 'message')}"
     if close:
         line += (
             f"; handoff {'written' if result.handoff_id else 'unchanged'}, {plural(len(result.decisions), 'decision')}"

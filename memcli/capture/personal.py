@@ -1,0 +1,91 @@
+"""The developer's personal notes kept out of a project's saved sessions.
+
+``inject`` and the session hooks put the personal memory in front of the agent, and an agent
+repeats what it read ("Your notes say: my sandbox Redis listens on 6380 …").  A project's saved
+conversation is committed for the whole team, and the extractor would make a project lesson of
+such a line.  So a sentence of a message that repeats a personal note is replaced with a marker
+before anything is stored: a sentence that holds most of a note's words (all of them for a note
+of two or three words, else at least three and 60%), however they are ordered or framed.  A
+paraphrase in other words is not recognised; what is caught is a note said again.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from memcli.storage.paths import Layout
+
+WITHHELD = "[a personal note, left out by memcli]"
+SHARE = 0.6  # of a longer note's words that a sentence must hold
+LEAST = 3  # words, at least, for a note of four words or more
+_WORD = re.compile(r"\w+")
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n")
+
+
+def _words(text: str) -> set[str]:
+    from memcli.search.words import STOPWORDS
+
+    return {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
+
+
+def notes(layout: Layout) -> list[set[str]]:
+    """The words of each personal note (every agent, category and state), for a project's
+    memory; none for the personal memory itself, when there is none, or when it cannot be read
+    (a session is always saved)."""
+    if layout.personal:
+        return []
+    from memcli.errors import MemcliError
+    from memcli.storage.paths import personal_memory
+    from memcli.storage.store import Store
+
+    mine = personal_memory(layout, lambda message: None)
+    if mine is None:
+        return []
+    found = []
+    try:
+        store = Store(mine)
+        for located in store.iter_entries():
+            words = _words(located.entry.body)
+            if len(words) >= 2:  # a one-word note would take every sentence with that word
+                found.append(words)
+    except (MemcliError, OSError, ValueError):
+        return []
+    return found
+
+
+def repeats(sentence: set[str], note: set[str]) -> bool:
+    """Whether a sentence's words say a note's again."""
+    held = len(sentence & note)
+    if len(note) <= LEAST:
+        return held == len(note)
+    return held >= max(LEAST, SHARE * len(note))
+
+
+def withhold(messages: list[dict[str, Any]], found: list[set[str]]) -> int:
+    """Each sentence that repeats a note (``repeats``) replaced with ``WITHHELD``, in place; how
+    many messages held one."""
+    if not found:
+        return 0
+    by_word: dict[str, list[int]] = {}
+    for n, note in enumerate(found):
+        for word in note:
+            by_word.setdefault(word, []).append(n)
+    changed = 0
+    for m in messages:
+        text = m["text"]
+        if not by_word.keys() & _words(text):
+            continue
+        parts = _SENTENCE.split(text)
+        seps = _SENTENCE.findall(text)
+        hit = False
+        for i, part in enumerate(parts):
+            words = _words(part)
+            candidates = {n for w in words & by_word.keys() for n in by_word[w]}
+            if any(repeats(words, found[n]) for n in candidates):
+                parts[i] = WITHHELD + (part[-1] if part[-1:] in ".!?;" else "")  # its sentence's end kept
+                hit = True
+        if hit:
+            m["text"] = "".join(p + (seps[i] if i < len(seps) else "") for i, p in enumerate(parts))
+            changed += 1
+    return changed
