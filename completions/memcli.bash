@@ -164,7 +164,7 @@ _memcli() {
             ;;
         setup)
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--agent -a --remove --check --quiet -q --dir --help -h" -- "$cur")); return
+                COMPREPLY=($(compgen -W "--agent -a --remove --check --user --quiet -q --dir --help -h" -- "$cur")); return
             fi
             ;;
         show)

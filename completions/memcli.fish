@@ -166,6 +166,7 @@ complete -c memcli -n '__fish_seen_subcommand_from search' -l help -s h -d 'Show
 complete -c memcli -n '__fish_seen_subcommand_from setup' -l agent -s a -r -a '(memcli __complete agents 2>/dev/null)' -d 'The memcli agent id the sessions read and write.'
 complete -c memcli -n '__fish_seen_subcommand_from setup' -l remove -d 'Take out exactly what setup added; keep the rest.'
 complete -c memcli -n '__fish_seen_subcommand_from setup' -l check -d 'Change nothing: say whether the wiring is intact (exit 1 if not).'
+complete -c memcli -n '__fish_seen_subcommand_from setup' -l user -d 'Wire the agent\'s user-level settings (every folder), not the project\'s files.'
 complete -c memcli -n '__fish_seen_subcommand_from setup' -l quiet -s q -d 'Print nothing on success.'
 complete -c memcli -n '__fish_seen_subcommand_from setup' -l dir -r -d 'Folder holding .memory/ (default: $MEMCLI_DIR, else search upwards).'
 complete -c memcli -n '__fish_seen_subcommand_from setup' -l help -s h -d 'Show this message and exit.'

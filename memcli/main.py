@@ -228,7 +228,7 @@ def _entry_point(name: str, args: list[str], dir_option: str | None) -> int:
         return run_hook(values["name"], dir_option)
     from memcli.agents.hook import run as run_agent_hook
 
-    return run_agent_hook(values["client"], values["agent"], dir_option)
+    return run_agent_hook(values["client"], values["agent"], dir_option, values["user"])
 
 
 def _not_utf8(argv: list[str]) -> int | None:

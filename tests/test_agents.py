@@ -909,7 +909,7 @@ def test_agent_hook_help_prints_its_usage(mem: Path):
     assert result.returncode == 0
     assert (
         result.stdout
-        == "usage: memcli agent-hook claude-code|cursor|codex [--agent ID]  (reads the agent's hook JSON on stdin)\n"
+        == "usage: memcli agent-hook claude-code|cursor|codex [--agent ID] [--user]  (reads the agent's hook JSON on stdin)\n"
     )
 
 

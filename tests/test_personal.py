@@ -911,3 +911,101 @@ def test_no_sentence_that_repeats_a_note_is_kept_and_no_other_is_touched(notes, 
         assert after.rstrip(".!;") == (personal.WITHHELD if repeated else before)
         if any(set(note) <= set(before.split()) for note in notes):
             assert after.rstrip(".!;") == personal.WITHHELD  # a note said again whole is always left out
+
+
+def _run_hook(settings: Path, event: str, payload: dict, env: dict, cwd: Path) -> subprocess.CompletedProcess:
+    """The hook command a settings file wires for ``event``, run by a shell as the agent runs it."""
+    data = json.loads(settings.read_text())
+    groups = data["hooks"][event]
+    commands = [h["command"] for g in groups for h in (g.get("hooks") or [g]) if "memcli" in h["command"]]
+    assert len(commands) == 1, commands
+    return subprocess.run(
+        ["sh", "-c", commands[0]],
+        input=json.dumps({**payload, "hook_event_name": event}),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=60,
+    )
+
+
+def test_setup_user_brings_personal_memory_to_every_folder_and_never_twice(tmp_path: Path):
+    env = user_env(tmp_path)
+    home = Path(env["HOME"])
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    mine = {"model": "opus", "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo mine"}]}]}}
+    settings.write_text(json.dumps(mine, indent=4) + "\n")
+    made = run("setup", "claude-code", "--user", cwd=tmp_path, env=env, check=True)  # no project needed
+    assert f"updated {settings}" in made.stdout
+    wired = json.loads(settings.read_text())
+    assert wired["model"] == "opus" and "echo mine" in json.dumps(wired["hooks"]["SessionStart"])
+    assert list(wired["hooks"]) == ["SessionStart"]  # saving sessions stays with each project's wiring
+    assert "nothing to change" in run("setup", "claude-code", "--user", cwd=tmp_path, env=env, check=True).stdout
+    assert run("setup", "claude-code", "--user", "--check", cwd=tmp_path, env=env).returncode == 0
+    run("add", "--user", "dev", "lessons", PERSONAL_TEXT, cwd=tmp_path, env=env, check=True)
+
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    start = {"session_id": "s", "cwd": str(plain), "source": "startup"}
+    shown = _run_hook(settings, "SessionStart", start, env, plain)
+    assert shown.returncode == 0 and "Use uv" in shown.stdout
+
+    repo = make_repo(tmp_path / "repo", env)  # memcli, but not wired for Claude Code: its memory too
+    run("add", "dev", "decisions", "Adopt SSE for the event stream #sse", cwd=repo, env=env, check=True)
+    shown = _run_hook(settings, "SessionStart", {**start, "cwd": str(repo)}, env, repo)
+    assert "Adopt SSE" in shown.stdout and "Use uv" in shown.stdout
+
+    run("setup", "claude-code", cwd=repo, env=env, check=True)  # the project's own hook prints it now
+    quiet = _run_hook(settings, "SessionStart", {**start, "cwd": str(repo)}, env, repo)
+    assert (quiet.returncode, quiet.stdout) == (0, "")
+    own = _run_hook(repo / ".claude" / "settings.json", "SessionStart", {**start, "cwd": str(repo)}, env, repo)
+    assert own.stdout.count("Use uv") == 1 and "Adopt SSE" in own.stdout
+
+    # a user-level hook wired by hand for the saving events saves nothing: that is the project's say
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(json.dumps({"type": "user", "message": {"role": "user", "content": "hello there"}}) + "\n")
+    other = make_repo(tmp_path / "other", env)
+    end = {"hook_event_name": "SessionEnd", "transcript_path": str(transcript), "cwd": str(other)}
+    run("agent-hook", "claude-code", "--user", cwd=other, env=env, input=json.dumps(end), check=True)
+    assert status(other) == ""
+
+    removed = run("setup", "claude-code", "--user", "--remove", cwd=tmp_path, env=env, check=True)
+    assert "removed memcli" in removed.stdout and json.loads(settings.read_text()) == mine
+
+
+def test_setup_user_for_cursor_and_codex_and_where_their_settings_are(tmp_path: Path):
+    env = user_env(tmp_path, CODEX_HOME=str(tmp_path / "codex-home"), CLAUDE_CONFIG_DIR=str(tmp_path / "claude-config"))
+    run("add", "--user", "me", "lessons", PERSONAL_TEXT, cwd=tmp_path, env=env, check=True)
+    dotfiles = tmp_path / "dotfiles" / "cursor-hooks.json"  # a settings file kept in a dotfiles repository
+    dotfiles.parent.mkdir()
+    dotfiles.write_text('{"version": 1, "hooks": {"stop": [{"command": "./audit.sh"}]}}\n')
+    (Path(env["HOME"]) / ".cursor").mkdir()
+    (Path(env["HOME"]) / ".cursor" / "hooks.json").symlink_to(dotfiles)
+    for client in ("cursor", "codex", "claude-code"):
+        run("setup", client, "--user", "--agent", "me", cwd=tmp_path, env=env, check=True)
+    assert (Path(env["HOME"]) / ".cursor" / "hooks.json").is_symlink()  # written through, where it leads
+    cursor = json.loads(dotfiles.read_text())
+    assert cursor["hooks"]["stop"] == [{"command": "./audit.sh"}] and len(cursor["hooks"]["sessionStart"]) == 1
+    assert (tmp_path / "codex-home" / "hooks.json").is_file() and (
+        tmp_path / "claude-config" / "settings.json"
+    ).is_file()
+    assert not (Path(env["HOME"]) / ".codex").exists() and not (Path(env["HOME"]) / ".claude").exists()
+
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    shown = _run_hook(dotfiles, "sessionStart", {"workspace_roots": [str(plain)]}, env, plain)
+    assert "Use uv" in json.loads(shown.stdout)["additional_context"]
+    shown = _run_hook(tmp_path / "codex-home" / "hooks.json", "SessionStart", {"cwd": str(plain)}, env, plain)
+    assert "Use uv" in shown.stdout and "--agent me" in (tmp_path / "codex-home" / "hooks.json").read_text()
+
+    for client in ("cursor", "codex", "claude-code"):
+        run("setup", client, "--user", "--remove", "--agent", "me", cwd=tmp_path, env=env, check=True)
+    assert json.loads(dotfiles.read_text()) == {"version": 1, "hooks": {"stop": [{"command": "./audit.sh"}]}}
+    assert not (tmp_path / "codex-home" / "hooks.json").exists()  # nothing of the user's was in it
+    bad = tmp_path / "claude-config" / "settings.json"
+    bad.write_text("{not json")
+    refused = run("setup", "claude-code", "--user", cwd=tmp_path, env=env)
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "not valid JSON" in refused.stderr
+    assert bad.read_text() == "{not json"

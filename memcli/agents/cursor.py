@@ -30,31 +30,7 @@ RULE_MARK = f"<!-- written by `{MARK} cursor`;"  # the rule file's own line: set
 
 
 def changes(root: Path, agent: str, remove: bool) -> list[Change]:
-    changes = []
-    path = target(root, CURSOR_HOOKS)
-    before, like = read_json(path)
-    config = json.loads(json.dumps(before or {}))
-    hooks = object_of(config, "hooks", path)
-    existing = [h.get("command") for hs in hooks.values() if isinstance(hs, list) for h in hs if isinstance(h, dict)]
-    command = chosen_command(existing, "cursor", agent)
-    for event, timeout in CURSOR_EVENTS.items():
-        kept = [
-            h for h in list_of(hooks, event, path) if not (isinstance(h, dict) and is_ours(h.get("command"), "cursor"))
-        ]
-        if not remove:
-            kept.append({"command": command, "timeout": timeout})
-        if kept:
-            hooks[event] = kept
-        else:
-            hooks.pop(event, None)
-    if hooks:
-        config = {"version": config.get("version", 1), **config, "hooks": hooks}
-    else:
-        config.pop("hooks", None)
-    if before is None or not same_after_reorder(before, config):
-        change = change_json(path, before, config, CURSOR_HOOKS, like, empty={"version": config.get("version", 1)})
-        if change:
-            changes.append(change)
+    changes = hooks(root, CURSOR_HOOKS, CURSOR_EVENTS, agent, remove)
     rule = target(root, CURSOR_RULE, markdown=True)
     current = read_text(rule)
     if current is not None and not any(line.startswith(RULE_MARK) for line in current.splitlines()):
@@ -65,6 +41,37 @@ def changes(root: Path, agent: str, remove: bool) -> list[Change]:
         changes.append(Change(rule, wanted, f"{note} {CURSOR_RULE}"))
     changes.extend(mcp_servers(root, CURSOR_MCP, agent, remove))
     return changes
+
+
+def hooks(root: Path, relative: str, events: dict, agent: str, remove: bool, user: bool = False) -> list[Change]:
+    """memcli's hook in each event of a ``hooks.json`` (or taken out), everything else kept; ``user``:
+    the user-level file (``memcli setup --user``), ``root`` the folder it is in."""
+    path = target(root, relative)
+    before, like = read_json(path)
+    config = json.loads(json.dumps(before or {}))
+    found = object_of(config, "hooks", path)
+    existing = [h.get("command") for hs in found.values() if isinstance(hs, list) for h in hs if isinstance(h, dict)]
+    command = chosen_command(existing, "cursor", agent, user)
+    for event, timeout in events.items():
+        kept = [
+            h
+            for h in list_of(found, event, path)
+            if not (isinstance(h, dict) and is_ours(h.get("command"), "cursor", user))
+        ]
+        if not remove:
+            kept.append({"command": command, "timeout": timeout})
+        if kept:
+            found[event] = kept
+        else:
+            found.pop(event, None)
+    if found:
+        config = {"version": config.get("version", 1), **config, "hooks": found}
+    else:
+        config.pop("hooks", None)
+    if before is not None and same_after_reorder(before, config):
+        return []
+    change = change_json(path, before, config, relative, like, empty={"version": config.get("version", 1)})
+    return [change] if change else []
 
 
 def rule_text(agent: str) -> str:

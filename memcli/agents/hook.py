@@ -40,13 +40,18 @@ TRANSCRIPT_ENV = {"cursor": "CURSOR_TRANSCRIPT_PATH"}
 LOCK_WAIT = 3.0  # seconds a save waits for another memcli's lock before it gives up (it saves again later)
 
 
-def run(client: str, agent: str | None, dir_option: str | None) -> int:
-    """``memcli agent-hook CLIENT [--agent ID]`` (``memcli.main`` reads the arguments)."""
+def run(client: str, agent: str | None, dir_option: str | None, user: bool = False) -> int:
+    """``memcli agent-hook CLIENT [--agent ID] [--user]`` (``memcli.main`` reads the arguments).
+    ``--user``: the hook of the agent's user-level settings (``memcli setup --user``), which only
+    prints the block at session start, and only where the project does not wire memcli's hook for
+    this agent itself (its own hook prints the block there: once is enough)."""
     out = ""
     try:
         agent = _check(client, agent)
         payload = _payload()
         event = payload.get("hook_event_name")
+        if user and (event not in START_EVENTS or _project_wires(client, payload)):
+            raise _Skip("the user-level hook: nothing to do here")
         if event in START_EVENTS:
             out = _session_start(client, agent, payload, dir_option)
         elif event in SAVE_EVENTS:
@@ -118,6 +123,52 @@ def _payload() -> dict[str, Any]:
     if not isinstance(payload, dict):
         raise _Skip("hook JSON is not an object")
     return payload
+
+
+# The project files in which ``memcli setup CLIENT`` wires the hooks (Claude Code also reads a
+# developer's own ``settings.local.json`` there).
+PROJECT_HOOK_FILES = {
+    "claude-code": (".claude/settings.json", ".claude/settings.local.json"),
+    "cursor": (".cursor/hooks.json",),
+    "codex": (".codex/hooks.json",),
+}
+
+
+def _project_folder(client: str, payload: dict[str, Any]) -> str:
+    """The folder the agent says the session's project is (its environment variable, the JSON's
+    ``cwd`` or first workspace root), else the current folder."""
+    env = PROJECT_ENV.get(client)
+    roots = payload.get("workspace_roots")
+    for start in (
+        os.environ.get(env) if env else None,
+        payload.get("cwd"),
+        roots[0] if isinstance(roots, list) and roots else None,
+    ):
+        if isinstance(start, str) and os.path.isabs(start):
+            return start
+    return os.getcwd()
+
+
+def _project_wires(client: str, payload: dict[str, Any]) -> bool:
+    """Whether the session's project wires memcli's own hook for this agent (``memcli setup``)."""
+    import json
+
+    from memcli.agents.wiring import is_ours
+
+    folder = _project_folder(client, payload)
+    for relative in PROJECT_HOOK_FILES[client]:
+        try:
+            with open(os.path.join(folder, relative), "rb") as handle:
+                hooks = json.loads(handle.read(MAX_INPUT).decode("utf-8").lstrip("\ufeff")).get("hooks")
+        except (OSError, ValueError, AttributeError):
+            continue
+        for entries in hooks.values() if isinstance(hooks, dict) else ():
+            for entry in entries if isinstance(entries, list) else ():
+                inner = entry.get("hooks") if isinstance(entry, dict) and "hooks" in entry else [entry]
+                for h in inner if isinstance(inner, list) else ():
+                    if isinstance(h, dict) and is_ours(h.get("command"), client):
+                        return True
+    return False
 
 
 def _layout(client: str, payload: dict[str, Any], dir_option: str | None):

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from memcli.agents import claude_code, codex, cursor
 from memcli.agents.files import Change, apply
-from memcli.agents.wiring import CLIENTS, DEFAULT_AGENT
+from memcli.agents.wiring import CLIENTS, DEFAULT_AGENT, hook_command, hook_groups
 from memcli.errors import MemcliError
 from memcli.storage.paths import Layout, validate_agent
+
+from pathlib import Path
 
 SETUPS = {"claude-code": claude_code.changes, "cursor": cursor.changes, "codex": codex.changes}
 
@@ -81,3 +83,83 @@ def setup(
         changes = plan(layout, client, agent, remove)
         apply(layout, changes, remove)
     return changes
+
+
+# -- the agents' user-level settings (``memcli setup --user``) --------------------------------------
+#
+# One hook there, at session start, brings the developer's personal memory to every folder the
+# agent runs in, and a project's memory too where the project has not wired memcli for that agent
+# itself (``agent-hook --user`` is quiet there: the project's own hook prints the block, personal
+# section included).  Saving sessions stays with each project's own wiring: a project decides
+# whether its conversations are committed.
+USER_EVENTS: dict[str, dict] = {
+    "claude-code": {"SessionStart": claude_code.CLAUDE_EVENTS["SessionStart"]},
+    "cursor": {"sessionStart": cursor.CURSOR_EVENTS["sessionStart"]},
+    "codex": {"SessionStart": codex.CODEX_EVENTS["SessionStart"]},
+}
+# Where each agent reads its user-level hooks: a folder (its environment variable, else one in
+# the home folder) and the file in it.
+USER_FILES = {
+    "claude-code": ("CLAUDE_CONFIG_DIR", ".claude", "settings.json"),
+    "cursor": (None, ".cursor", "hooks.json"),
+    "codex": ("CODEX_HOME", ".codex", "hooks.json"),
+}
+
+
+def user_file(client: str) -> Path:
+    """The agent's user-level hooks file (where a symlink there leads: a dotfiles repository's)."""
+    import os
+
+    env, folder, name = USER_FILES[client]
+    base = os.environ.get(env) if env else None
+    if not base:
+        home = os.environ.get("HOME") or os.path.expanduser("~")
+        if not os.path.isabs(home):
+            raise MemcliError(f"no home folder to find {folder}/{name} in (HOME is {home!r})")
+        base = os.path.join(home, folder)
+    return Path(os.path.realpath(os.path.join(os.path.abspath(base), name)))
+
+
+def plan_user(client: str, agent: str = DEFAULT_AGENT, remove: bool = False) -> list[Change]:
+    if client not in SETUPS:
+        raise MemcliError(f"unknown agent {client!r}; memcli sets up: {', '.join(CLIENTS)}")
+    validate_agent(agent)
+    path = user_file(client)
+    try:
+        if client == "cursor":
+            return cursor.hooks(path.parent, path.name, USER_EVENTS[client], agent, remove, user=True)
+        return hook_groups(path.parent, path.name, client, USER_EVENTS[client], agent, remove, user=True)
+    except RecursionError:
+        raise MemcliError("a settings file is nested too deeply to be changed safely; nothing changed") from None
+
+
+def setup_user(client: str, agent: str = DEFAULT_AGENT, remove: bool = False) -> list[Change]:
+    """Plan and write the user-level hook (one file, replaced whole); the changes made.  A removal
+    that leaves nothing of the user's in the file deletes it."""
+    import os
+
+    from memcli.storage.fsutil import atomic_write, refused_as_one_line
+
+    changes = plan_user(client, agent, remove)
+    for change in changes:
+        with refused_as_one_line(change.path):
+            if change.empty or change.content is None:
+                os.unlink(change.path)
+            else:
+                change.path.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write(change.path, change.content, change.path.parent)
+    return changes
+
+
+def check_user(client: str, agent: str = DEFAULT_AGENT) -> list[str]:
+    """What is missing in the user-level wiring (nothing: intact), and a hook that cannot find memcli."""
+    from memcli.agents.wiring import reachable
+
+    path = user_file(client)
+    problems = [
+        f"{path}: not as `memcli setup {client} --user` leaves it (it would have {c.note})"
+        for c in plan_user(client, agent)
+    ]
+    if not problems and not reachable(hook_command(client, agent, user=True), client, user=True):
+        problems.append(f"{path}: the hook finds no memcli here: run `memcli setup {client} --user` here")
+    return problems

@@ -46,11 +46,13 @@ _AGENT_ARG = r"(?: --agent [a-z0-9][a-z0-9._-]*)?"
 _PYTHON_ARG = r"(?P<python>'[^']*'|[^\s';&|]+)"
 
 
-def hook_command(client: str, agent: str, python: str | None = None) -> str:
+def hook_command(client: str, agent: str, python: str | None = None, user: bool = False) -> str:
     """What an agent's hook runs: memcli from the agent's PATH, else the Python that ran setup (an
     agent started from a desktop or by a service often has another PATH); nothing, quietly, if
-    neither is there (nor when that Python no longer has memcli)."""
+    neither is there (nor when that Python no longer has memcli).  ``user``: the hook of the
+    agent's user-level settings (``memcli setup --user``), which says ``--user``."""
     args = f"{client}" if agent == DEFAULT_AGENT else f"{client} --agent {agent}"
+    args += " --user" if user else ""
     py = shlex.quote(python or sys.executable)
     return (
         f"if command -v memcli >/dev/null 2>&1; then {HOOK_COMMAND} {args};"
@@ -58,51 +60,52 @@ def hook_command(client: str, agent: str, python: str | None = None) -> str:
     )
 
 
-def _patterns(client: str) -> tuple[re.Pattern, re.Pattern]:
-    name = re.escape(client)
-    plain = re.compile(rf"{HOOK_COMMAND} {name}{_AGENT_ARG}")  # what memcli 0.3 wrote
+def _patterns(client: str, user: bool) -> tuple[re.Pattern, re.Pattern]:
+    name = re.escape(client) + _AGENT_ARG + (" --user" if user else "")
+    plain = re.compile(rf"{HOOK_COMMAND} {name}")  # what memcli 0.3 wrote (never with --user)
     fallback = re.compile(
-        rf"if command -v memcli >/dev/null 2>&1; then {HOOK_COMMAND} (?P<args>{name}{_AGENT_ARG});"
+        rf"if command -v memcli >/dev/null 2>&1; then {HOOK_COMMAND} (?P<args>{name});"
         rf" elif \[ -x {_PYTHON_ARG} \]; then (?P=python) -m memcli agent-hook (?P=args)"
         rf"(?: 2>/dev/null \|\| true)?; fi"
     )
     return plain, fallback
 
 
-def is_ours(command: object, client: str) -> bool:
+def is_ours(command: object, client: str, user: bool = False) -> bool:
     """Whether a hook command is one setup wrote (exactly its form: a command of the user's that
-    merely starts the same way is the user's)."""
+    merely starts the same way is the user's); ``user``: one ``setup --user`` wrote."""
     if not isinstance(command, str):
         return False
-    return any(p.fullmatch(command.strip()) for p in _patterns(client))
+    plain, fallback = _patterns(client, user)
+    return bool(fallback.fullmatch(command.strip()) or (not user and plain.fullmatch(command.strip())))
 
 
-def fallback_python(command: str, client: str) -> str | None:
+def fallback_python(command: str, client: str, user: bool = False) -> str | None:
     """The Python a hook command of setup's falls back to (None for the plain form)."""
-    match = _patterns(client)[1].fullmatch(command.strip())
+    match = _patterns(client, user)[1].fullmatch(command.strip())
     return shlex.split(match.group("python"))[0] if match else None
 
 
-def chosen_command(existing: list[object], client: str, agent: str) -> str:
+def chosen_command(existing: list[object], client: str, agent: str, user: bool = False) -> str:
     """The hook command to write: the one already there if it is setup's, for the same agent, and
     its fallback works on this machine (no churn when a teammate runs setup again), else a new one."""
-    wanted = hook_command(client, agent)
+    wanted = hook_command(client, agent, user=user)
     for command in existing:
-        if isinstance(command, str) and is_ours(command, client):
-            python = fallback_python(command, client)
-            same_agent = hook_command(client, agent, python or "x") == command.strip()
+        if isinstance(command, str) and is_ours(command, client, user):
+            python = fallback_python(command, client, user)
+            same_agent = hook_command(client, agent, python or "x", user) == command.strip()
             if python and same_agent and os.access(python, os.X_OK):
                 return command.strip()
     return wanted
 
 
-def reachable(command: str, client: str) -> bool:
+def reachable(command: str, client: str, user: bool = False) -> bool:
     """Whether a hook command of setup's finds memcli here (on PATH, or its fallback Python)."""
     import shutil
 
     if shutil.which("memcli"):
         return True
-    python = fallback_python(command, client)
+    python = fallback_python(command, client, user)
     return bool(python and os.access(python, os.X_OK))
 
 
@@ -150,9 +153,12 @@ def mcp_servers(root: Path, relative: str, agent: str, remove: bool) -> list[Cha
     return [change] if change else []
 
 
-def hook_groups(root: Path, relative: str, client: str, events: dict, agent: str, remove: bool) -> list[Change]:
+def hook_groups(
+    root: Path, relative: str, client: str, events: dict, agent: str, remove: bool, user: bool = False
+) -> list[Change]:
     """``{"hooks": {Event: [{"matcher", "hooks": [{"type": "command", "command", "timeout"}]}]}}``
-    with memcli's group in each event (or taken out), everything else kept as it was."""
+    with memcli's group in each event (or taken out), everything else kept as it was; ``user``:
+    the user-level settings' hooks (``memcli setup --user``), ``root`` the agent's own folder."""
     path = target(root, relative)
     before, like = read_json(path)
     settings = json.loads(json.dumps(before or {}))  # a deep copy to change
@@ -166,12 +172,14 @@ def hook_groups(root: Path, relative: str, client: str, events: dict, agent: str
         for h in g["hooks"]
         if isinstance(h, dict)
     ]
-    command = chosen_command(existing, client, agent)
+    command = chosen_command(existing, client, agent, user)
     for event, (matcher, timeout) in events.items():
         kept = []
         for group in list_of(hooks, event, path):
             if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                others = [h for h in group["hooks"] if not (isinstance(h, dict) and is_ours(h.get("command"), client))]
+                others = [
+                    h for h in group["hooks"] if not (isinstance(h, dict) and is_ours(h.get("command"), client, user))
+                ]
                 if len(others) != len(group["hooks"]):
                     if not others:
                         continue  # a group setup added: it goes whole

@@ -247,11 +247,12 @@ ENTRY_POINTS = {
     ),
     "agent-hook": CommandSpec(
         name="agent-hook",
-        help="claude-code|cursor|codex [--agent ID]  (reads the agent's hook JSON on stdin)",
+        help="claude-code|cursor|codex [--agent ID] [--user]  (reads the agent's hook JSON on stdin)",
         epilog="",
         params=(
             Param("client", "argument", required=True, metavar="CLIENT"),
             agent_option("", metavar="ID"),
+            user_flag(""),
         ),
     ),
 }

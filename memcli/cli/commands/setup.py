@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memcli.cli.spec import agent_option, CommandSpec, Param, quiet_flag, remove_flag
+from memcli.cli.spec import agent_option, CommandSpec, Param, quiet_flag, remove_flag, user_flag
 
 SPEC = CommandSpec(
     name="setup",
@@ -14,7 +14,12 @@ PreCompact and SessionEnd save the session from its transcript). cursor:
 .cursor/rules/memcli.mdc. codex: a marked section in AGENTS.md, the MCP server in
 .codex/config.toml and .codex/hooks.json. Claude Code and Cursor also get the MCP server
 (.mcp.json, .cursor/mcp.json). The hooks run memcli from the agent's PATH, else the Python
-that ran setup. Running it twice changes nothing; --check says whether all is in place.""",
+that ran setup. Running it twice changes nothing; --check says whether all is in place.
+
+--user wires the agent's user-level settings instead (~/.claude/settings.json,
+~/.cursor/hooks.json, ~/.codex/hooks.json): a session-start hook alone, which brings your
+personal memory to every folder the agent runs in, and a project's memory where that project
+has not wired memcli for the agent itself. No project needed.""",
     epilog="""Examples:
 
   memcli setup claude-code
@@ -24,6 +29,8 @@ that ran setup. Running it twice changes nothing; --check says whether all is in
   memcli setup codex --remove
 
   memcli setup claude-code --check
+
+  memcli setup claude-code --user     (your personal memory in every session)
 """,
     params=(
         Param(
@@ -44,6 +51,7 @@ that ran setup. Running it twice changes nothing; --check says whether all is in
             default=False,
             help="Change nothing: say whether the wiring is intact (exit 1 if not).",
         ),
+        user_flag("Wire the agent's user-level settings (every folder), not the project's files."),
         quiet_flag(),
     ),
 )
@@ -64,6 +72,7 @@ def run(
     agent: str = "dev",
     remove: bool = False,
     check: bool = False,
+    user: bool = False,
     quiet: bool = False,
 ) -> int:
     from memcli.agents import setup as wiring
@@ -71,10 +80,12 @@ def run(
     from memcli.errors import MemcliError
     from memcli.output import echo
 
+    if check and remove:
+        raise MemcliError("--check and --remove do not go together")
+    if user:
+        return _user(client, agent, remove, check, quiet)
     store = common.open_store(dir_option)
     if check:
-        if remove:
-            raise MemcliError("--check and --remove do not go together")
         problems = wiring.check(store.layout, client, agent)
         if not quiet:
             for line in problems:
@@ -91,4 +102,39 @@ def run(
         echo(f"{client}: nothing to {'remove' if remove else 'change'}; memcli is {'not ' if remove else ''}set up")
     elif not remove:
         echo(NEXT_STEPS[client])
+    return 0
+
+
+USER_NEXT_STEPS = {
+    "claude-code": "Claude Code now prints your personal memory at the start of every session (check with /hooks).",
+    "cursor": "Cursor now gets your personal memory at the start of every session.",
+    "codex": "Codex now gets your personal memory at the start of every session (review the hook with /hooks).",
+}
+
+
+def _user(client: str, agent: str, remove: bool, check: bool, quiet: bool) -> int:
+    """``setup --user``: the agent's user-level hook."""
+    from memcli.agents import setup as wiring
+    from memcli.output import echo
+
+    if check:
+        problems = wiring.check_user(client, agent)
+        if not quiet:
+            for line in problems:
+                echo(line)
+            if not problems:
+                echo(f"{client}: your user-level settings are set up for agent {agent}, and the hook finds memcli here")
+        return 1 if problems else 0
+    changes = wiring.setup_user(client, agent, remove)
+    if quiet:
+        return 0
+    for change in changes:
+        if not remove:
+            echo(f"{change.note.split(' ', 1)[0]} {change.path}")
+        else:
+            echo(f"removed memcli from {change.path}" + (" (nothing else was in it: deleted)" if change.empty else ""))
+    if not changes:
+        echo(f"{client}: nothing to {'remove' if remove else 'change'} in {wiring.user_file(client)}")
+    elif not remove:
+        echo(USER_NEXT_STEPS[client])
     return 0
