@@ -551,7 +551,10 @@ class Memory:
     and how the face names agents.  ``default_agent`` answers for a call that names none (the MCP
     server's ``--agent``); ``known_agents_only`` refuses a write to an agent that has no memory while
     others have some (a model that says "claude" where the hooks read "dev" would write memory no
-    session ever gets; a person typing a new agent's name means it)."""
+    session ever gets; a person typing a new agent's name means it).  ``project_only``: the face
+    serves a project's memory, never the developer's personal one (a model writing into memory
+    that follows the developer into every repository is too much power for it): started in the
+    personal memory's folder, it finds no memory to serve."""
 
     def __init__(
         self,
@@ -560,9 +563,11 @@ class Memory:
         store: Store | None = None,
         default_agent: str | None = None,
         known_agents_only: bool = False,
+        project_only: bool = False,
     ):
         self.dir_option, self._store = dir_option, store
         self.default_agent, self.known_agents_only = default_agent, known_agents_only
+        self.project_only = project_only
 
     @property
     def personal(self) -> bool:
@@ -572,9 +577,16 @@ class Memory:
     @property
     def store(self) -> Store:
         if self._store is None:
+            from memcli.errors import NotInitialized
             from memcli.storage.paths import find_layout
 
-            self._store = open_store(find_layout(self.dir_option))
+            layout = find_layout(self.dir_option)
+            if layout.personal and self.project_only:
+                raise NotInitialized(
+                    f"{layout.root} is your personal memory, which only your own commands (--user) change;"
+                    " this serves a project's memory: start it in a project"
+                )
+            self._store = open_store(layout)
         return self._store
 
     def agent(self, given: str | None, *, writing: bool = False) -> str:
@@ -1223,11 +1235,20 @@ def inject(mem: Memory, agent: str | None = None, task: str | None = None, budge
     """The memory block for an agent and a task, within the token budget."""
     from memcli.recall import block
 
+    from memcli.errors import NotInitialized
+
     chosen = mem.agent(agent)
     notes: list[str] = []
-    layout = mem.store.layout
+    try:
+        layout = mem.store.layout
+        known = chosen in mem.store.agents()
+    except NotInitialized:  # no project memory here: the developer's personal memory alone, as `memcli inject` gives
+        from memcli.storage.paths import find_layout, personal_layout
+
+        if not personal_layout().exists():
+            raise
+        layout, known = find_layout(mem.dir_option, must_exist=False), True
     selection, used = block.build(layout, chosen, task or "", budget, False, notes.append)
-    known = chosen in mem.store.agents()
     empty = f"(no memory yet for {chosen})" if not known else "(nothing fits in the budget)"
     return Injected(chosen, task or "", selection, used, notes, empty)
 

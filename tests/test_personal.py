@@ -879,11 +879,6 @@ def test_an_agent_repeating_personal_notes_never_puts_them_into_the_projects_mem
     said_file.write_text(json.dumps([{"role": "user", "text": "remember: my sandbox Redis listens on 6380"}]))
     told = run("checkpoint", "dev", str(said_file), cwd=repo, env=env, check=True).stderr
     assert "your personal notes left out of 1 message" in told
-    # the personal memory's own sessions keep them
-    mine = personal_root(tmp_path)
-    run("checkpoint", "dev", str(said_file), cwd=mine, env=env, check=True)
-    kept = "".join(p.read_text() for p in (mine / ".memory" / "conversations").rglob("*") if p.is_file())
-    assert "6380" in kept
 
 
 _WORDS = st.sampled_from("redis sandbox port cache tenant pytest parametrize uv pip british english deploy key".split())
@@ -1009,3 +1004,55 @@ def test_setup_user_for_cursor_and_codex_and_where_their_settings_are(tmp_path: 
     refused = run("setup", "claude-code", "--user", cwd=tmp_path, env=env)
     assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "not valid JSON" in refused.stderr
     assert bad.read_text() == "{not json"
+
+
+def test_mcp_never_writes_personal_memory_and_gives_it_where_there_is_no_project(tmp_path: Path):
+    pytest.importorskip("mcp.server.mcpserver", reason="the MCP SDK 2 is in the test extras")
+    import asyncio
+
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    env = user_env(tmp_path)
+    run("add", "--user", "dev", "lessons", PERSONAL_TEXT, cwd=tmp_path, env=env, check=True)
+    mine = personal_root(tmp_path)
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    before = sorted(p.relative_to(mine) for p in mine.rglob("*") if ".vault" not in p.parts and ".git" not in p.parts)
+
+    async def session(folder: Path) -> tuple[str, bool, str, bool]:
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "memcli", "mcp", "--agent", "dev"], cwd=str(folder), env=env
+        )
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            block = await client.call_tool("inject", {"task": "install packages"})
+            added = await client.call_tool("add", {"category": "lessons", "text": "MCPWRITE from a model"})
+            return block.content[0].text, block.is_error, added.content[0].text, added.is_error
+
+    for folder in (mine, plain):  # the personal memory's own folder, and a folder without memcli
+        block, block_error, added, add_error = asyncio.run(asyncio.wait_for(session(folder), 120))
+        assert not block_error and "Use uv" in block
+        assert add_error and ("personal memory" in added or "no .memory/" in added)
+    after = sorted(p.relative_to(mine) for p in mine.rglob("*") if ".vault" not in p.parts and ".git" not in p.parts)
+    assert after == before and "MCPWRITE" not in run("list", "--user", "dev", cwd=plain, env=env, check=True).stdout
+    assert list(plain.iterdir()) == []
+    # nor do the agents' session hooks, or a checkpoint, save sessions into it
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(
+        json.dumps({"type": "user", "message": {"role": "user", "content": "we decided to use tabs"}}) + "\n"
+    )
+    end = {"hook_event_name": "SessionEnd", "transcript_path": str(transcript), "cwd": str(mine)}
+    run("agent-hook", "claude-code", cwd=mine, env=env, input=json.dumps(end), check=True)
+    refused = run("checkpoint", "dev", str(transcript), "--close", cwd=mine, env=env)
+    assert refused.returncode == 1 and "keeps no sessions" in refused.stderr
+    after = sorted(p.relative_to(mine) for p in mine.rglob("*") if ".vault" not in p.parts and ".git" not in p.parts)
+    assert after == before
+    page = subprocess.run(
+        [sys.executable, "-m", "memcli", "ui", "--no-open", "--port", "0"],
+        cwd=mine,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert page.returncode == 1 and "is your personal memory" in page.stderr  # the page neither

@@ -85,7 +85,7 @@ def _tool(op, dir_option, default_agent, categories, ToolError, CallToolResult, 
     from memcli import api
 
     def call(**given: Any) -> Any:
-        mem = api.Memory(dir_option, default_agent=default_agent, known_agents_only=True)
+        mem = api.Memory(dir_option, default_agent=default_agent, known_agents_only=True, project_only=True)
         inputs = {i.arg: i.default if given.get(i.name) is None else given[i.name] for i in op.inputs}
         try:
             text, data = op.run(mem, **inputs).for_agents()

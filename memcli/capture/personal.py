@@ -33,8 +33,6 @@ def notes(layout: Layout) -> list[set[str]]:
     """The words of each personal note (every agent, category and state), for a project's
     memory; none for the personal memory itself, when there is none, or when it cannot be read
     (a session is always saved)."""
-    if layout.personal:
-        return []
     from memcli.errors import MemcliError
     from memcli.storage.paths import personal_memory
     from memcli.storage.store import Store

@@ -180,6 +180,12 @@ def save(
     compacted session, Codex's Stop after each turn): a handoff of the same session (its tag
     ``session-…``), or the newest handoff when it answers the same first request, is replaced."""
     summarise = close if summarise is None else summarise
+    if store.layout.personal:  # its decisions and lessons follow the developer everywhere: written by hand only
+        from memcli.errors import MemcliError
+
+        raise MemcliError(
+            f"{store.layout.root} is your personal memory, which keeps no sessions: save a session in its project"
+        )
     store.check(agent)
     store.layout.require()
     config = store.config

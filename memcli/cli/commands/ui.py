@@ -44,7 +44,7 @@ Writes go through the same checks as the commands (names, secrets, the lock). Ct
 
 
 def run(dir_option: str | None, port: int = 8377, no_open: bool = False, read_only: bool = False) -> int:
-    from memcli.cli import common
+    from memcli import api
     from memcli.ui.server import serve
 
-    return serve(lambda: common.open_store(dir_option), port, not no_open, read_only)
+    return serve(lambda: api.Memory(dir_option, project_only=True).store, port, not no_open, read_only)
