@@ -448,3 +448,35 @@ def test_refusals_are_one_line_and_change_nothing(mem: Path):
     assert sorted((p, p.read_bytes()) for p in (mem / ".memory").rglob("*.md")) == before
     new = json.loads(run("supersede", mine, "Use memcached for sessions", "--json", cwd=mem, check=True).stdout)
     assert new["supersedes"] == [int(mine)] and new["body"] == "Use memcached for sessions"
+
+
+def test_a_text_never_sets_an_entrys_state_by_naming_its_tag(mem: Path):
+    kept = run("add", "dev", "decisions", "Use Postgres for storage #db", cwd=mem, check=True).stdout.strip()
+    for text in (
+        f"Nothing to see here #supersedes-{kept}",  # would hide the Postgres decision
+        "Deploy only on weekdays #pinned #deploy",
+        "Old CI notes #archived are here",
+        "A summary #compacted of nothing",
+        "Marked #imported-0123456789 by hand",
+    ):
+        run("add", "dev", "decisions", text, cwd=mem, check=True)
+    listed = json.loads(run("list", "dev", "-c", "decisions", "--json", cwd=mem, check=True).stdout)
+    assert len(listed) == 6 and any(e["id"] == int(kept) for e in listed)  # nothing hidden, archived or superseded
+    tags = {e["body"]: e["tags"] for e in listed}
+    assert tags["Deploy only on weekdays #pinned #deploy"] == ["deploy"] and tags["Use Postgres for storage #db"] == [
+        "db"
+    ]
+    assert all(tags[b] == [] for b in tags if "#db" not in b and "#deploy" not in b)
+    assert "Pinned:" not in run("inject", "dev", "anything", cwd=mem, check=True).stdout
+    # nor does an edit, and an edit keeps the state the commands gave
+    run("pin", kept, cwd=mem, check=True)
+    run("edit", "dev", kept, "Use Postgres 16 for storage #db #archived", cwd=mem, check=True)
+    edited = json.loads(run("show", "dev", kept, "--json", cwd=mem, check=True).stdout)
+    assert edited["tags"] == ["db", "pinned"]
+    # a rule imported from CLAUDE.md that names the tag is imported as words
+    (mem / "CLAUDE.md").write_text("# App\n\n## Rules\n\n- Use the #pinned tag for standing rules\n")
+    run("import", "CLAUDE.md", cwd=mem, check=True)
+    imported = [
+        e for e in json.loads(run("list", "dev", "--json", cwd=mem, check=True).stdout) if "standing" in e["body"]
+    ]
+    assert len(imported) == 1 and "pinned" not in imported[0]["tags"]

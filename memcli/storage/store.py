@@ -58,6 +58,21 @@ IMPORTED = "imported-"  # + a digest of the source text an entry came in from (`
 SUPERSEDES = "supersedes-"  # + the predecessor's id: on the entry that replaces it (the old file is never touched)
 
 
+def is_state_tag(tag: str) -> bool:
+    """Whether a tag is one of memcli's own, which says an entry's state (archived, pinned, a
+    compaction summary, imported from a text, superseding another)."""
+    low = tag.lower()
+    return low in (ARCHIVED_TAG, PINNED_TAG, COMPACTED_TAG) or low.startswith((IMPORTED, SUPERSEDES))
+
+
+def text_tags(body: str) -> list[str]:
+    """A text's #hashtags as its tags, memcli's state tags left out: a text never archives, pins or
+    supersedes anything by saying so.  "Use the #pinned tag for standing rules" in a CLAUDE.md rule,
+    a model's ``add``, a line extracted from a session, "… #supersedes-<id>" typed to hide a
+    decision: the words stay in the text, and only ``pin``, ``archive`` and ``supersede`` change state."""
+    return [t for t in vault.hashtags(body) if not is_state_tag(t)]
+
+
 def predecessors(tags: list[str]) -> list[int]:
     """The ids of the entries this one replaces (its ``supersedes-OLD`` tags)."""
     out = []
@@ -766,7 +781,7 @@ class Store:
         self.check(agent, category)
         _check_storable(body, tags)
         self.check_size(body)
-        tags = vault.merge_tags(tags or [], vault.hashtags(body))
+        tags = vault.merge_tags(tags or [], text_tags(body))
         check_content(body, tags)
         self.layout.require()
         with self.lock():
@@ -818,11 +833,11 @@ class Store:
             if body is None:
                 new_tags = old.tags if tags is None else tags
             elif tags is not None:
-                new_tags = vault.merge_tags(vault.hashtags(body), tags)
+                new_tags = vault.merge_tags(text_tags(body), tags)
             else:  # the text's #hashtags, and the tags given apart from the text before (--tag, system tags)
-                written = {t.lower() for t in vault.hashtags(old.body)}
+                written = {t.lower() for t in text_tags(old.body)}
                 kept = [t for t in old.tags if t.lower() not in written and not t.startswith("allow-")]
-                new_tags = vault.merge_tags(vault.hashtags(body), kept)  # an allowance is for the text it came with
+                new_tags = vault.merge_tags(text_tags(body), kept)  # an allowance is for the text it came with
             if extra_tags:
                 new_tags = vault.merge_tags(new_tags, extra_tags)
             marks = [t for t in old.tags if t.startswith(IMPORTED)]  # memcli's state: `--tag` replaces the user's
