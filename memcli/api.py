@@ -59,6 +59,25 @@ def check_secrets(text: str, allow: bool) -> None:
         )
 
 
+PERSONAL_RULE = "personal"  # --allow personal: a text that says a personal note again, shared on purpose
+
+
+def not_a_personal_note(store: Store, body: str, allowed: list[str]) -> None:
+    """Refuse, for a project's memory, a text that says one of the developer's personal notes
+    again (``capture.personal``): the project's memory is committed for the whole team, and an
+    agent that read the note in its block would save it there.  ``--allow personal`` shares it."""
+    if store.layout.personal or f"allow-{PERSONAL_RULE}" in allowed:
+        return
+    from memcli.capture.personal import repeated
+
+    note = repeated(store.layout, body)
+    if note is not None:
+        raise MemcliError(
+            f"refused: this says your personal note {note} again, and the project's memory is committed for the"
+            f" whole team (keep it yours with --user; --allow {PERSONAL_RULE} shares it); nothing written"
+        )
+
+
 def allow_tags(rules: list[str] | None) -> list[str]:
     """The tags that record a writer's ``--allow RULE`` (``allow-RULE``); unknown rules are refused."""
     from memcli.storage import guard
@@ -66,6 +85,9 @@ def allow_tags(rules: list[str] | None) -> list[str]:
     out = []
     for rule in rules or ():
         rule = rule.strip().lower().removeprefix("allow-")
+        if rule == PERSONAL_RULE:
+            out.append(f"allow-{rule}")
+            continue
         if rule == "invisible":
             raise MemcliError("invisible characters cannot be allowed: nobody sees them in a diff; nothing written")
         if rule not in guard.RULES:
@@ -124,15 +146,20 @@ def _store_new(
     tags: list[str] | None = None,
     allow_secret: bool = False,
     allow: list[str] | None = None,
+    personal_checked: bool = False,
 ) -> vault.Entry:
-    """A new entry, checked: text, size, secrets, and the content rules (``allow``: rules the writer
-    means to break, kept as ``allow-RULE`` tags)."""
+    """A new entry, checked: text, size, secrets, the content rules (``allow``: rules the writer
+    means to break, kept as ``allow-RULE`` tags) and, unless ``personal_checked``, the personal
+    notes (``not_a_personal_note``)."""
     store.check(agent, category)
     body = require_text(check_text(text))
     store.check_size(body)  # before the secret scan: a 20 MB text is refused at once
     check_secrets(body, allow_secret)
     no_allowances(vault.hashtags(body))
-    return store.add(agent, category, body, clean_tags(tags) + allow_tags(allow))
+    allowed = allow_tags(allow)
+    if not personal_checked:
+        not_a_personal_note(store, body, allowed)
+    return store.add(agent, category, body, clean_tags(tags) + allowed)
 
 
 COPY_SCAN_FILES = 300  # without an index, a category of at most this many files is read to find a copy
@@ -152,6 +179,7 @@ def _store_edit(
         store.check_size(text)
         check_secrets(text, allow_secret)
         no_allowances(vault.hashtags(text))
+        not_a_personal_note(store, text, allow_tags(allow))
     return store.update(
         located.agent, located.entry.id, text, clean_tags(tags) if tags is not None else None, allow_tags(allow)
     )
@@ -416,6 +444,7 @@ def _store_successor(
     store.check_size(body)
     check_secrets(body, allow_secret)
     no_allowances(vault.hashtags(body))
+    not_a_personal_note(store, body, allow_tags(allow))
     kept = [t for t in old.tags if not t.startswith((SUPERSEDES, "allow-"))]  # an allowance is for its text only
     new_tags = vault.merge_tags(kept, clean_tags(tags) + allow_tags(allow))
     return store.add(located.agent, located.category, body, new_tags + [f"{SUPERSEDES}{old.id}"])
@@ -1055,19 +1084,20 @@ def add(
     tags: list[str] | None = None,
     allow_secret: bool = False,
     allow: list[str] | None = None,
-    copies_checked: bool = False,
+    imported: bool = False,
 ) -> Added:
-    """A new entry; the same memory stored already (``extract.is_copy``) is not stored twice
-    (``copies_checked``: the caller looked, under the lock: an import compares each item with
-    memory itself, where a search per item re-indexed the growing category every time)."""
+    """A new entry; the same memory stored already (``extract.is_copy``) is not stored twice.
+    ``imported``: an item of a source the person named (``memcli import``), which the caller
+    compared with memory itself, under the lock (a search per item re-indexed the growing category
+    every time); a personal note in it is the person's to share."""
     chosen = mem.agent(agent, writing=True)
     store = mem.store
     store.check(chosen, category)
     text = require_text(check_text(text))
-    same = None if copies_checked else existing_copy(store, chosen, category, text)
+    same = None if imported else existing_copy(store, chosen, category, text)
     if same is not None:
         return Added(same, duplicate=True)
-    entry = _store_new(store, chosen, category, text, tags, allow_secret, allow)
+    entry = _store_new(store, chosen, category, text, tags, allow_secret, allow, personal_checked=imported)
     return Added(Located(chosen, category, entry), duplicate=False)
 
 

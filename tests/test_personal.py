@@ -893,7 +893,7 @@ _WORDS = st.sampled_from("redis sandbox port cache tenant pytest parametrize uv 
 def test_no_sentence_that_repeats_a_note_is_kept_and_no_other_is_touched(notes, sentences, seps):
     from memcli.capture import personal
 
-    found = [personal._words(" ".join(n)) for n in notes]
+    found = [(n, personal._words(" ".join(note))) for n, note in enumerate(notes)]
     parts = []
     for words, quoting in sentences:
         parts.append(" ".join(words + (notes[len(words) % len(notes)] if quoting else [])) or "ok")
@@ -902,7 +902,7 @@ def test_no_sentence_that_repeats_a_note_is_kept_and_no_other_is_touched(notes, 
     kept = personal._SENTENCE.split(message["text"])
     assert len(kept) == len(parts)
     for before, after in zip(parts, kept):
-        repeated = any(personal.repeats(personal._words(before), note) for note in found)
+        repeated = any(personal.repeats(personal._words(before), note) for _, note in found)
         assert after.rstrip(".!;") == (personal.WITHHELD if repeated else before)
         if any(set(note) <= set(before.split()) for note in notes):
             assert after.rstrip(".!;") == personal.WITHHELD  # a note said again whole is always left out
@@ -1056,3 +1056,34 @@ def test_mcp_never_writes_personal_memory_and_gives_it_where_there_is_no_project
         timeout=60,
     )
     assert page.returncode == 1 and "is your personal memory" in page.stderr  # the page neither
+
+
+def test_a_project_write_that_says_a_personal_note_again_is_refused_unless_shared_on_purpose(tmp_path: Path):
+    env = user_env(tmp_path)
+    repo = make_repo(tmp_path / "repo", env)
+    note = run(
+        "add",
+        "--user",
+        "dev",
+        "lessons",
+        "My sandbox Redis listens on 6380 at sandbox.internal.me",
+        cwd=repo,
+        env=env,
+        check=True,
+    ).stdout.strip()
+    said = "Remember: the sandbox Redis listens on 6380 (sandbox.internal.me)."
+    refused = run("add", "dev", "lessons", said, cwd=repo, env=env)
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1
+    assert f"says your personal note {note} again" in refused.stderr and "--allow personal" in refused.stderr
+    assert not (repo / ".memory" / "dev").exists()
+    other = run(
+        "add", "dev", "lessons", "The CI Redis listens on 6379 #ci", cwd=repo, env=env, check=True
+    ).stdout.strip()
+    assert run("edit", "dev", other, said, cwd=repo, env=env).returncode == 1
+    assert run("supersede", other, said, cwd=repo, env=env).returncode == 1
+    shared = run("add", "dev", "lessons", said, "--allow", "personal", cwd=repo, env=env, check=True).stdout.strip()
+    assert (
+        "allow-personal"
+        in json.loads(run("show", "dev", shared, "--json", "--project", cwd=repo, env=env, check=True).stdout)["tags"]
+    )
+    run("add", "--user", "dev", "lessons", said, cwd=repo, env=env, check=True)  # into the personal memory: its own

@@ -29,8 +29,8 @@ def _words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
 
 
-def notes(layout: Layout) -> list[set[str]]:
-    """The words of each personal note (every agent, category and state), for a project's
+def notes(layout: Layout) -> list[tuple[int, set[str]]]:
+    """The id and words of each personal note (every agent, category and state), for a project's
     memory; none for the personal memory itself, when there is none, or when it cannot be read
     (a session is always saved)."""
     from memcli.errors import MemcliError
@@ -46,7 +46,7 @@ def notes(layout: Layout) -> list[set[str]]:
         for located in store.iter_entries():
             words = _words(located.entry.body)
             if len(words) >= 2:  # a one-word note would take every sentence with that word
-                found.append(words)
+                found.append((located.entry.id, words))
     except (MemcliError, OSError, ValueError):
         return []
     return found
@@ -60,30 +60,55 @@ def repeats(sentence: set[str], note: set[str]) -> bool:
     return held >= max(LEAST, SHARE * len(note))
 
 
-def withhold(messages: list[dict[str, Any]], found: list[set[str]]) -> int:
+class _Finder:
+    """The notes by word, to find the one a sentence repeats."""
+
+    def __init__(self, found: list[tuple[int, set[str]]]):
+        self.found = found
+        self.by_word: dict[str, list[int]] = {}
+        for n, (_, note) in enumerate(found):
+            for word in note:
+                self.by_word.setdefault(word, []).append(n)
+
+    def note(self, words: set[str]) -> int | None:
+        """The id of a note these words repeat, or None."""
+        candidates = sorted({n for w in words & self.by_word.keys() for n in self.by_word[w]})
+        return next((self.found[n][0] for n in candidates if repeats(words, self.found[n][1])), None)
+
+
+def withhold(messages: list[dict[str, Any]], found: list[tuple[int, set[str]]]) -> int:
     """Each sentence that repeats a note (``repeats``) replaced with ``WITHHELD``, in place; how
     many messages held one."""
     if not found:
         return 0
-    by_word: dict[str, list[int]] = {}
-    for n, note in enumerate(found):
-        for word in note:
-            by_word.setdefault(word, []).append(n)
+    finder = _Finder(found)
     changed = 0
     for m in messages:
         text = m["text"]
-        if not by_word.keys() & _words(text):
+        if not finder.by_word.keys() & _words(text):
             continue
         parts = _SENTENCE.split(text)
         seps = _SENTENCE.findall(text)
         hit = False
         for i, part in enumerate(parts):
-            words = _words(part)
-            candidates = {n for w in words & by_word.keys() for n in by_word[w]}
-            if any(repeats(words, found[n]) for n in candidates):
+            if finder.note(_words(part)) is not None:
                 parts[i] = WITHHELD + (part[-1] if part[-1:] in ".!?;" else "")  # its sentence's end kept
                 hit = True
         if hit:
             m["text"] = "".join(p + (seps[i] if i < len(seps) else "") for i, p in enumerate(parts))
             changed += 1
     return changed
+
+
+def repeated(layout: Layout, text: str) -> int | None:
+    """The id of a personal note that a text for the project's memory says again (a sentence of
+    it, or the whole text), or None."""
+    found = notes(layout)
+    if not found:
+        return None
+    finder = _Finder(found)
+    for words in (_words(text), *map(_words, _SENTENCE.split(text))):
+        hit = finder.note(words)
+        if hit is not None:
+            return hit
+    return None

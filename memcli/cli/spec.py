@@ -157,8 +157,9 @@ ALLOW_RULE = Param(
     type=str,
     default=None,
     help="Store text that a content rule refuses, when you mean it (repeatable: remote-code, override,"
-    " concealment, exfiltration, fake-delimiter, memcli-marker, encoded, agent-config); kept as the tag"
-    " allow-RULE, which `memcli review` lists.",
+    " concealment, exfiltration, fake-delimiter, memcli-marker, encoded, agent-config; personal: a text"
+    " that says one of your personal notes again, shared with the team); kept as the tag allow-RULE,"
+    " which `memcli review` lists.",
     metavar="RULE",
 )
 DRY_RUN = Param(

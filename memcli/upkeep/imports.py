@@ -991,7 +991,7 @@ def _import_units(
         if not dry_run:
             try:
                 tags = [*unit.tags, mark] if mark else unit.tags
-                done = api.add(mem, chosen, unit.category, unit.text, tags, allow=needs, copies_checked=True)
+                done = api.add(mem, chosen, unit.category, unit.text, tags, allow=needs, imported=True)
             except MemcliError as exc:
                 report.skipped.append((unit, exc.message))
                 continue
