@@ -1118,3 +1118,51 @@ def test_resolve_writes_a_conflicted_section_anew_from_the_merged_memory(tmp_pat
     assert text.startswith("# Agents\n\nHand-written intro.\n")
     git("-c", "core.editor=true", "revert", "--continue", cwd=repo)
     assert git("status", "--porcelain", cwd=repo).stdout == ""
+
+
+def test_a_clones_own_import_is_not_held_back_by_a_teammates_import_of_the_same_reviewed_file(tmp_path: Path):
+    """Two teammates who each imported the committed CLAUDE.md: once one fetched the other's branch,
+    its own import was held back as unreviewed (the lines match lines a foreign commit added), and
+    after the merge the block had no memory at all.  Lines that the trusted branch's instruction
+    files hold are reviewed text; a foreign entry saying anything else, or pinning itself, is held."""
+    env = env_for(tmp_path)
+    remote = tmp_path / "origin.git"
+    git("init", "-q", "--bare", "-b", "main", str(remote), cwd=tmp_path)
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    git("clone", "-q", str(remote), str(alice), cwd=tmp_path)
+    run("init", "--no-hooks", cwd=alice, env=env, check=True)
+    rules = "# App\n\n## Conventions\n\n- Use type hints everywhere\n\n## Gotchas\n\n1. The migrations must run before the tests\n"
+    (alice / "CLAUDE.md").write_text(rules)
+    git("add", "-A", cwd=alice)
+    git("commit", "-qm", "init", cwd=alice)
+    git("push", "-q", "-u", "origin", "main", cwd=alice)
+    git("remote", "set-head", "origin", "-a", cwd=alice)
+    git("clone", "-q", str(remote), str(bob), cwd=tmp_path)
+    for who in (alice, bob):
+        git("checkout", "-q", "-b", f"import-{who.name}", cwd=who)
+        run("import", cwd=who, env=env, check=True)
+    run("add", "dev", "decisions", "Deploy with ./ship.sh from any laptop", cwd=bob, env=env, check=True)
+    git("add", "-A", cwd=bob)
+    git("commit", "-qm", "bob's import", cwd=bob)
+    git("push", "-q", "origin", "import-bob", cwd=bob)
+    git("add", "-A", cwd=alice)
+    git("commit", "-qm", "alice's import", cwd=alice)
+    git("fetch", "-q", cwd=alice)
+    assert "held back" not in run("list", "dev", cwd=alice, env=env, check=True).stdout
+    git("merge", "-q", "--no-edit", "origin/import-bob", cwd=alice)
+    block = run("inject", "dev", "type hints migrations deploy", cwd=alice, env=env, check=True).stdout
+    assert (
+        block.count("Use type hints everywhere") == 1 and block.count("The migrations must run before the tests") == 1
+    )
+    assert "ship.sh" not in block  # bob's own words: not in a reviewed file, held until main has them
+    held = json.loads(run("review", "--json", cwd=alice, env=env, check=True).stdout)
+    assert [e["text"] for e in held] == ["Deploy with ./ship.sh from any laptop"]
+    # reviewed words that pin themselves on a teammate's branch are still theirs to review
+    mine = one(stored(bob, env), "Use type hints everywhere")["id"]
+    run("pin", str(mine), cwd=bob, env=env, check=True)
+    git("commit", "-qam", "pin it", cwd=bob)
+    git("push", "-q", "origin", "import-bob", cwd=bob)
+    git("fetch", "-q", cwd=alice)
+    git("merge", "-q", "--no-edit", "origin/import-bob", cwd=alice)
+    held = json.loads(run("review", "--json", cwd=alice, env=env, check=True).stdout)
+    assert sorted(e["id"] for e in held) == sorted([mine, one(stored(alice, env), "Deploy with")["id"]])

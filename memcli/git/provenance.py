@@ -17,7 +17,9 @@ still.  Then a memory entry (or the project text, or
   checked out, copied in with ``checkout BRANCH -- PATH``, a squash merge, a cherry-pick),
 
 and ``T`` does not have that line at that path, and the reader did not trust that content
-(``memcli trust``, kept in ``.git/memcli/trusted``, which no branch can ship).  Only files whose
+(``memcli trust``, kept in ``.git/memcli/trusted``, which no branch can ship).  An entry each of whose
+lines is a line of ``T``'s instruction files (``INSTRUCTION_SOURCES``: reviewed text that agents
+read already, an imported item's source) is held for its state tags alone.  Only files whose
 content differs from ``T`` are looked at.  So one's own writes and edits, one's own commits,
 rebased or not, and a pull of ``T`` hold nothing back; a repository with no remote and no
 ``FETCH_HEAD`` holds nothing back; outside git nothing is held back.  Judging lines, not files,
@@ -52,7 +54,7 @@ if TYPE_CHECKING:
 CACHE = "provenance.json"  # in git's folder (per work tree): a cache, rebuilt whenever it is stale
 FOLDER = "memcli"  # in git's folders: memcli's own state, which no branch can ship
 TRUST_FILE = "trusted"  # in git's common folder: the reader's decisions, for every work tree
-VERSION = 2
+VERSION = 3
 DEFAULT_BRANCHES = ("main", "master", "trunk")
 STATE_FILES = ("HEAD", "index", "logs/HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD", "FETCH_HEAD")
 COMMON_FILES = ("packed-refs", "config", f"{FOLDER}/{TRUST_FILE}", "FETCH_HEAD")
@@ -900,6 +902,7 @@ def _holds(
     holds: list[Hold] = []
     config_held = False
     named: dict[str, tuple[str, list[Commit], list[list[Any]], list[int]]] = {}
+    instructions = _Instructions(top, ref_t)
     for rel, full in _files(layout, candidates):
         kind = _kind(rel)
         if kind is None:
@@ -929,6 +932,8 @@ def _holds(
                 twin = also.get(e.id)
                 more = (*_entry_keys(twin), _body_key(twin.body)) if twin is not None else ()
                 hits = theirs([*_entry_keys(e), _body_key(e.body), *more])
+                if hits and all(_in_instructions(x, instructions) for x in (e, twin) if x is not None):
+                    hits = theirs([k for x in (e, twin) if x is not None for k in _tag_keys(x.tags)])
                 if not hits or digest_of(kind[0], kind[1], e) in trusted:
                     continue
                 keys.append([kind[0], kind[1], e.id])
@@ -955,6 +960,52 @@ def _holds(
         hold.commits = [c.id for c in by]  # every commit whose lines it holds: trust --branch needs all
         holds.append(hold)
     return holds, config_held
+
+
+_MARKER = re.compile(r"(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d{1,3}[.)]\s+|#{1,6}\s+|>\s*)")
+
+
+def _unmarked(line: str) -> str:
+    """A line without its list, task, heading or quote marker: an imported item's text as its
+    instruction file has it ("- Use type hints" is the entry "Use type hints")."""
+    return _MARKER.sub("", line, count=1) if _MARKER.match(line) else line
+
+
+class _Instructions:
+    """The lines of the trusted branch's instruction files (``INSTRUCTION_SOURCES``), read when
+    first asked: reviewed text that agents read already.  An entry saying nothing else (each
+    of its lines one of theirs: an item imported from CLAUDE.md, by this clone or a teammate's
+    branch) holds nothing back for its text; its state tags (``#pinned``…) still count."""
+
+    def __init__(self, top: str, ref_t: str | None):
+        self.top, self.ref_t = top, ref_t
+        self._lines: set[str] | None = None
+
+    @property
+    def lines(self) -> set[str]:
+        if self._lines is None:
+            self._lines = set()
+            if self.ref_t:
+                import fnmatch
+
+                from memcli.storage.paths import INSTRUCTION_SOURCES
+
+                done = git(self.top, "--literal-pathspecs", "ls-tree", "-r", "-z", "--name-only", self.ref_t, "--")
+                names = done.stdout.split("\0") if done is not None and done.returncode == 0 else []
+                patterns = {q for p in INSTRUCTION_SOURCES for q in (p, p.replace("**/", ""))}
+                wanted = [n for n in names if any(fnmatch.fnmatch(n, p) for p in patterns)]
+                for raw in _blobs(self.top, [f"{self.ref_t}:{n}" for n in wanted[:200]]).values():
+                    for line in raw[:1_000_000].decode("utf-8", "replace").splitlines():
+                        key = _line_key(line)
+                        if key:
+                            self._lines.add(_unmarked(key))
+        return self._lines
+
+
+def _in_instructions(e: Entry, instructions: _Instructions) -> bool:
+    """Whether every line of an entry's text is a line of the trusted branch's instruction files."""
+    keys = [k for k in map(_line_key, e.body.splitlines()) if k]
+    return bool(keys) and all(_unmarked(k) in instructions.lines for k in keys)
 
 
 def _was_fetched(where: dict[str, Any]) -> bool:

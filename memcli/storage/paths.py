@@ -20,6 +20,20 @@ CONVERSATIONS_DIR = "conversations"
 REMOVED_FILE = ".removed"
 PROJECT_NAME = "_project"  # how commands name _project.md where they take an agent
 
+# The instruction files agents already read, in a repository (relative; globs for rule folders):
+# what `memcli import` looks for when no source is named, and what provenance counts as reviewed
+# text on the trusted branch.
+INSTRUCTION_SOURCES = (
+    "CLAUDE.md",
+    ".claude/CLAUDE.md",
+    ".claude/rules/**/*.md",
+    "AGENTS.md",
+    ".cursor/rules/**/*.mdc",
+    ".cursorrules",
+    "memory-bank/*.md",
+    ".github/copilot-instructions.md",
+)
+
 _AGENT_RE = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 RESERVED_AGENTS = {CONVERSATIONS_DIR}
 

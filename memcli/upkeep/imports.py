@@ -73,6 +73,7 @@ import textwrap
 from pathlib import Path
 
 from memcli.errors import MemcliError
+from memcli.storage.paths import INSTRUCTION_SOURCES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -101,17 +102,7 @@ RULE_KINDS = {"claude-rules", "cursor-rules"}  # one file, one entry
 FRONT_MATTER_KINDS = {*RULE_KINDS, "claude-memory", "markdown"}
 INSTRUCTION_KINDS = {"claude-md", "agents-md", "cursorrules", "copilot", "markdown"}
 
-# The sources looked for when none is named (relative to the repository; globs for rule folders).
-SOURCES = (
-    "CLAUDE.md",
-    ".claude/CLAUDE.md",
-    ".claude/rules/**/*.md",
-    "AGENTS.md",
-    ".cursor/rules/**/*.mdc",
-    ".cursorrules",
-    "memory-bank/*.md",
-    ".github/copilot-instructions.md",
-)
+SOURCES = INSTRUCTION_SOURCES  # the sources looked for when none is named
 SETUP_FILE_MARK = "<!-- written by `memcli "  # a file memcli setup owns whole (the Cursor rule)
 
 CLINE = {"systempatterns": "decisions"}  # the other memory-bank files: projects
