@@ -98,10 +98,13 @@ def allow_tags(rules: list[str] | None) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def clean_tags(tags: list[str] | None) -> list[str]:
-    """Tags as given (a leading '#' dropped); each one word, with no invisible character, and none
-    of them an ``allow-RULE`` (only a person's ``--allow`` writes those: ``allow_tags``)."""
+def clean_tags(tags: list[str] | None, imported: bool = False) -> list[str]:
+    """Tags as given (a leading '#' dropped); each one word, with no invisible character, none
+    of them an ``allow-RULE`` (only a person's ``--allow`` writes those: ``allow_tags``) and, but
+    for an import's own (``imported``: its mark, a rule applied always pinned), none of memcli's
+    state tags (``pin``, ``archive`` and ``supersede`` set those, with their checks)."""
     from memcli.storage import guard
+    from memcli.storage.store import is_state_tag
 
     cleaned = [t.lstrip("#") for t in tags or []]
     for t in cleaned:
@@ -114,6 +117,12 @@ def clean_tags(tags: list[str] | None) -> list[str]:
                 " nobody sees it in a diff; nothing written"
             )
     no_allowances(cleaned)
+    for t in cleaned if not imported else ():
+        if is_state_tag(t):
+            raise MemcliError(
+                f"refused: #{t} is a state memcli keeps, not a tag to write (`pin`, `archive` and `supersede`"
+                " set it); nothing written"
+            )
     return cleaned
 
 
@@ -146,20 +155,20 @@ def _store_new(
     tags: list[str] | None = None,
     allow_secret: bool = False,
     allow: list[str] | None = None,
-    personal_checked: bool = False,
+    imported: bool = False,
 ) -> vault.Entry:
     """A new entry, checked: text, size, secrets, the content rules (``allow``: rules the writer
-    means to break, kept as ``allow-RULE`` tags) and, unless ``personal_checked``, the personal
-    notes (``not_a_personal_note``)."""
+    means to break, kept as ``allow-RULE`` tags), and but for an import's item (``imported``: see
+    ``add``), the personal notes (``not_a_personal_note``) and state tags (``clean_tags``)."""
     store.check(agent, category)
     body = require_text(check_text(text))
     store.check_size(body)  # before the secret scan: a 20 MB text is refused at once
     check_secrets(body, allow_secret)
     no_allowances(vault.hashtags(body))
     allowed = allow_tags(allow)
-    if not personal_checked:
+    if not imported:
         not_a_personal_note(store, body, allowed)
-    return store.add(agent, category, body, clean_tags(tags) + allowed)
+    return store.add(agent, category, body, clean_tags(tags, imported) + allowed)
 
 
 COPY_SCAN_FILES = 300  # without an index, a category of at most this many files is read to find a copy
@@ -180,9 +189,11 @@ def _store_edit(
         check_secrets(text, allow_secret)
         no_allowances(vault.hashtags(text))
         not_a_personal_note(store, text, allow_tags(allow))
-    return store.update(
-        located.agent, located.entry.id, text, clean_tags(tags) if tags is not None else None, allow_tags(allow)
-    )
+    if tags is not None:  # the tags typed replace the tags typed before, never the entry's state
+        from memcli.storage.store import is_state_tag
+
+        tags = clean_tags(tags) + [t for t in located.entry.tags if is_state_tag(t)]
+    return store.update(located.agent, located.entry.id, text, tags, allow_tags(allow))
 
 
 def existing_copy(store: Store, agent: str, category: str, text: str) -> Located | None:
@@ -1097,7 +1108,7 @@ def add(
     same = None if imported else existing_copy(store, chosen, category, text)
     if same is not None:
         return Added(same, duplicate=True)
-    entry = _store_new(store, chosen, category, text, tags, allow_secret, allow, personal_checked=imported)
+    entry = _store_new(store, chosen, category, text, tags, allow_secret, allow, imported)
     return Added(Located(chosen, category, entry), duplicate=False)
 
 

@@ -998,7 +998,7 @@ def test_setup_user_for_cursor_and_codex_and_where_their_settings_are(tmp_path: 
     for client in ("cursor", "codex", "claude-code"):
         run("setup", client, "--user", "--remove", "--agent", "me", cwd=tmp_path, env=env, check=True)
     assert json.loads(dotfiles.read_text()) == {"version": 1, "hooks": {"stop": [{"command": "./audit.sh"}]}}
-    assert not (tmp_path / "codex-home" / "hooks.json").exists()  # nothing of the user's was in it
+    assert json.loads((tmp_path / "codex-home" / "hooks.json").read_text()) == {}  # kept: it may be the user's
     bad = tmp_path / "claude-config" / "settings.json"
     bad.write_text("{not json")
     refused = run("setup", "claude-code", "--user", cwd=tmp_path, env=env)
@@ -1087,3 +1087,60 @@ def test_a_project_write_that_says_a_personal_note_again_is_refused_unless_share
         in json.loads(run("show", "dev", shared, "--json", "--project", cwd=repo, env=env, check=True).stdout)["tags"]
     )
     run("add", "--user", "dev", "lessons", said, cwd=repo, env=env, check=True)  # into the personal memory: its own
+
+
+def test_round_six_user_level_and_scope_edges(tmp_path: Path):
+    env = user_env(tmp_path)
+    run("add", "--user", "dev", "lessons", PERSONAL_TEXT, cwd=tmp_path, env=env, check=True)
+    mine = personal_root(tmp_path)
+    # an empty HOME is no home folder: never `/`
+    empty = {**env, "HOME": ""}
+    empty.pop("XDG_DATA_HOME")
+    refused = run("setup", "claude-code", "--user", cwd=tmp_path, env=empty)
+    assert refused.returncode == 1 and "no home folder" in refused.stderr
+    refused = run("add", "--user", "dev", "lessons", "x y z", cwd=tmp_path, env=empty)
+    assert refused.returncode == 1 and "relative path" in refused.stderr
+    # --dir naming a folder whose .memory is a link to the personal memory: the page serves nothing
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / ".memory").symlink_to(mine / ".memory")
+    page = subprocess.run(
+        [sys.executable, "-m", "memcli", "--dir", str(linked), "ui", "--no-open", "--port", "0"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert page.returncode == 1 and "is your personal memory" in page.stderr
+    # state tags are set by the commands only, and typed tags never take them away
+    repo = make_repo(tmp_path / "repo", env)
+    entry = run("add", "dev", "decisions", "Adopt SSE #sse", cwd=repo, env=env, check=True).stdout.strip()
+    for tag in ("pinned", "archived", f"supersedes-{entry}", "imported-0123456789", "Compacted"):
+        told = run("add", "dev", "decisions", "Another one", "--tag", tag, cwd=repo, env=env)
+        assert told.returncode == 1 and "is a state memcli keeps" in told.stderr, tag
+    run("pin", entry, cwd=repo, env=env, check=True)
+    run("edit", "dev", entry, "--tag", "web", cwd=repo, env=env, check=True)
+    assert json.loads(run("show", entry, "--json", cwd=repo, env=env, check=True).stdout)["tags"] == ["web", "pinned"]
+    # the user-level hook stays quiet only where the project's own hook prints the block at session start
+    run("setup", "claude-code", "--user", cwd=tmp_path, env=env, check=True)
+    run("setup", "codex", "--user", cwd=tmp_path, env=env, check=True)
+    saving_only = {
+        "hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": wiring_command("claude-code")}]}]}
+    }
+    (repo / ".claude").mkdir()
+    (repo / ".claude" / "settings.json").write_text(json.dumps(saving_only))
+    start = {"session_id": "s", "cwd": str(repo)}
+    shown = _run_hook(Path(env["HOME"]) / ".claude" / "settings.json", "SessionStart", start, env, repo)
+    assert "Use uv" in shown.stdout
+    run("setup", "codex", cwd=repo, env=env, check=True)
+    sub = repo / "src"
+    sub.mkdir()
+    quiet = _run_hook(Path(env["HOME"]) / ".codex" / "hooks.json", "SessionStart", {"cwd": str(sub)}, env, sub)
+    assert (quiet.returncode, quiet.stdout) == (0, "")  # Codex runs the project's own hook from its top
+
+
+def wiring_command(client: str) -> str:
+    from memcli.agents.wiring import hook_command
+
+    return hook_command(client, "dev")

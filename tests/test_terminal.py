@@ -317,12 +317,12 @@ def test_a_renumbered_twin_keeps_its_place_in_time(mem: Path):
 
 def test_editing_the_text_keeps_tags_given_apart_from_it(mem: Path):
     entry = run(
-        "add", "dev", "handoffs", "Session compacted (30 older messages)", "--tag", "compacted", cwd=mem, check=True
+        "add", "dev", "handoffs", "Session compacted (30 older messages)", "--tag", "release", cwd=mem, check=True
     ).stdout.strip()
     run("edit", "dev", entry, "Session compacted (31 older messages) #note", cwd=mem, check=True)
-    assert json.loads(run("show", entry, "--json", cwd=mem, check=True).stdout)["tags"] == ["note", "compacted"]
+    assert json.loads(run("show", entry, "--json", cwd=mem, check=True).stdout)["tags"] == ["note", "release"]
     run("edit", "dev", entry, "Session compacted (31 older messages)", cwd=mem, check=True)  # the hashtag went
-    assert json.loads(run("show", entry, "--json", cwd=mem, check=True).stdout)["tags"] == ["compacted"]
+    assert json.loads(run("show", entry, "--json", cwd=mem, check=True).stdout)["tags"] == ["release"]
 
 
 def test_ids_are_ascii_digits(mem: Path):

@@ -1426,7 +1426,10 @@ def test_an_unreviewed_entry_cannot_keep_a_rule_out_of_an_import(team):
     sh(alice, "push", "-q")
     sh(mallory, "pull", "-q")
     sh(mallory, "checkout", "-q", "-b", "tidy", "origin/main")
-    run("add", "dev", "decisions", "Formatting is the editor's job", "--tag", import_tag(rule), cwd=mallory, check=True)
+    forged = run("add", "dev", "decisions", "Formatting is the editor's job", cwd=mallory, check=True).stdout.strip()
+    (path,) = (mallory / ".memory" / "dev" / "decisions").glob(f"{forged}-*.md")  # the mark written by hand
+    header = next(line for line in path.read_text().splitlines() if line.startswith("## "))
+    path.write_text(path.read_text().replace(header, f"{header} · #{import_tag(rule)}"))
     sh(mallory, "add", "-A")
     sh(mallory, "commit", "-qm", "fix typo")
     sh(mallory, "push", "-q", "origin", "tidy")

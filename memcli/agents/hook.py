@@ -150,25 +150,31 @@ def _project_folder(client: str, payload: dict[str, Any]) -> str:
 
 
 def _project_wires(client: str, payload: dict[str, Any]) -> bool:
-    """Whether the session's project wires memcli's own hook for this agent (``memcli setup``)."""
+    """Whether the session's project wires memcli's own session-start hook for this agent
+    (``memcli setup``), in its folder (for Codex, which reads every ``.codex/`` from the top of the
+    git work tree down, in one above it too)."""
     import json
 
     from memcli.agents.wiring import is_ours
 
-    folder = _project_folder(client, payload)
-    for relative in PROJECT_HOOK_FILES[client]:
-        try:
-            with open(os.path.join(folder, relative), "rb") as handle:
-                hooks = json.loads(handle.read(MAX_INPUT).decode("utf-8").lstrip("\ufeff")).get("hooks")
-        except (OSError, ValueError, AttributeError):
-            continue
-        for entries in hooks.values() if isinstance(hooks, dict) else ():
-            for entry in entries if isinstance(entries, list) else ():
-                inner = entry.get("hooks") if isinstance(entry, dict) and "hooks" in entry else [entry]
-                for h in inner if isinstance(inner, list) else ():
-                    if isinstance(h, dict) and is_ours(h.get("command"), client):
-                        return True
-    return False
+    folder = os.path.abspath(_project_folder(client, payload))
+    while True:
+        for relative in PROJECT_HOOK_FILES[client]:
+            try:
+                with open(os.path.join(folder, relative), "rb") as handle:
+                    hooks = json.loads(handle.read(MAX_INPUT).decode("utf-8").lstrip("\ufeff")).get("hooks")
+            except (OSError, ValueError, AttributeError):
+                continue
+            for event, entries in hooks.items() if isinstance(hooks, dict) else ():
+                for entry in entries if event in START_EVENTS and isinstance(entries, list) else ():
+                    inner = entry.get("hooks") if isinstance(entry, dict) and "hooks" in entry else [entry]
+                    for h in inner if isinstance(inner, list) else ():
+                        if isinstance(h, dict) and is_ours(h.get("command"), client):
+                            return True
+        parent = os.path.dirname(folder)
+        if client != "codex" or parent == folder or os.path.lexists(os.path.join(folder, ".git")):
+            return False
+        folder = parent
 
 
 def _layout(client: str, payload: dict[str, Any], dir_option: str | None):

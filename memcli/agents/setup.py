@@ -112,8 +112,12 @@ def user_file(client: str) -> Path:
 
     env, folder, name = USER_FILES[client]
     base = os.environ.get(env) if env else None
+    if base and not os.path.isabs(base):
+        raise MemcliError(f"{env} is {base!r}, not an absolute path; nothing changed")
     if not base:
-        home = os.environ.get("HOME") or os.path.expanduser("~")
+        from memcli.storage.paths import home_folder
+
+        home = home_folder()
         if not os.path.isabs(home):
             raise MemcliError(f"no home folder to find {folder}/{name} in (HOME is {home!r})")
         base = os.path.join(home, folder)
@@ -135,19 +139,15 @@ def plan_user(client: str, agent: str = DEFAULT_AGENT, remove: bool = False) -> 
 
 def setup_user(client: str, agent: str = DEFAULT_AGENT, remove: bool = False) -> list[Change]:
     """Plan and write the user-level hook (one file, replaced whole); the changes made.  A removal
-    that leaves nothing of the user's in the file deletes it."""
-    import os
-
+    keeps the file, however little is left in it: it may be the user's own (``{}``, a dotfiles
+    repository's file a symlink leads to)."""
     from memcli.storage.fsutil import atomic_write, refused_as_one_line
 
     changes = plan_user(client, agent, remove)
     for change in changes:
         with refused_as_one_line(change.path):
-            if change.empty or change.content is None:
-                os.unlink(change.path)
-            else:
-                change.path.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write(change.path, change.content, change.path.parent)
+            change.path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(change.path, change.content or "{}\n", change.path.parent)
     return changes
 
 

@@ -151,6 +151,15 @@ class PersonalLayout(Layout):
         return self
 
 
+def home_folder() -> str:
+    """The home folder: ``$HOME`` (an empty one is no home folder, not ``/`` as Python reads it: "",
+    which ``not_personal`` and ``setup --user`` refuse as relative), else the user's entry."""
+    home = os.environ.get("HOME")
+    if home is not None:
+        return home
+    return os.path.expanduser("~")
+
+
 def personal_root() -> Path:
     """The folder that holds the personal ``.memory/``: ``$MEMCLI_USER_DIR``, else ``memcli/personal``
     in the user's data folder (``$XDG_DATA_HOME``, default ``~/.local/share``; on macOS
@@ -159,9 +168,9 @@ def personal_root() -> Path:
     if given:
         path = Path(given).expanduser()
         if not path.is_absolute():  # the same folder from every folder: a relative one is under HOME
-            path = Path(os.path.expanduser("~")) / path
+            path = Path(home_folder()) / path
         return path.parent if path.name == MEMORY_DIR else path  # (relative only when HOME is: not_personal)
-    home = os.path.expanduser("~")
+    home = home_folder()
     if sys.platform == "darwin":
         base = os.path.join(home, "Library", "Application Support")
     else:
@@ -187,7 +196,7 @@ def not_personal(root: Path) -> str | None:
     if not root.is_absolute():  # a relative HOME: a folder of whichever folder a command runs in
         return f"{root} is a relative path (HOME is {os.environ.get('HOME', '')!r}, not an absolute path)"
     real = Path(os.path.realpath(root))
-    home = Path(os.path.realpath(os.path.expanduser("~")))
+    home = Path(os.path.realpath(home_folder() or "/"))
     if real == home or real in home.parents:  # its git repository would hold everything in the home folder
         return f"{root} is your home folder or above it (name a folder of its own, such as ~/.memcli-personal)"
     if os.path.lexists(real / MEMORY_DIR / PROJECT_FILE):
@@ -226,6 +235,15 @@ def _as_personal(layout: Layout) -> Layout:
     return layout
 
 
+def _linked_personal(folder: Path) -> PersonalLayout | None:
+    """The personal memory, when ``folder``'s ``.memory`` is a symlink to it (it is the personal memory)."""
+    if (folder / MEMORY_DIR).is_symlink():
+        mine = personal_layout()
+        if os.path.realpath(folder / MEMORY_DIR) == os.path.realpath(mine.memory) and mine.exists():
+            return mine
+    return None
+
+
 def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start: Path | None = None) -> Layout:
     """The memory tree for ``--dir``/``MEMCLI_DIR``, else the nearest ``.memory/`` upwards from
     ``start`` (default: the current folder), up to the top of the git work tree it is in."""
@@ -234,7 +252,7 @@ def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start
         path = Path(explicit).expanduser()
         if path.name == MEMORY_DIR and path.is_dir():
             path = path.parent
-        layout = _as_personal(Layout(path.absolute()))
+        layout = _linked_personal(path) or _as_personal(Layout(path.absolute()))
         if must_exist and not path.is_dir():
             source = "--dir" if dir_option else "MEMCLI_DIR"
             raise NotInitialized(f"{source} {explicit}: no such folder")
@@ -242,11 +260,7 @@ def find_layout(dir_option: str | None = None, *, must_exist: bool = True, start
     cwd = start or Path.cwd()
     for folder in (cwd, *cwd.parents):
         if (folder / MEMORY_DIR).is_dir():
-            if (folder / MEMORY_DIR).is_symlink():  # a link to the personal memory is the personal memory
-                mine = personal_layout()
-                if os.path.realpath(folder / MEMORY_DIR) == os.path.realpath(mine.memory) and mine.exists():
-                    return mine
-            return _as_personal(Layout(folder))
+            return _linked_personal(folder) or _as_personal(Layout(folder))
         if os.path.lexists(folder / ".git"):
             break  # a repository's memory is in it: never one above it (a submodule's, a home folder's)
     if must_exist:

@@ -132,7 +132,7 @@ def _user(client: str, agent: str, remove: bool, check: bool, quiet: bool) -> in
         if not remove:
             echo(f"{change.note.split(' ', 1)[0]} {change.path}")
         else:
-            echo(f"removed memcli from {change.path}" + (" (nothing else was in it: deleted)" if change.empty else ""))
+            echo(f"removed memcli from {change.path}")
     if not changes:
         echo(f"{client}: nothing to {'remove' if remove else 'change'} in {wiring.user_file(client)}")
     elif not remove:
