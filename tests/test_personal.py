@@ -848,8 +848,20 @@ def test_an_agent_repeating_personal_notes_never_puts_them_into_the_projects_mem
         "- PNOTE2 answer me in British English\n\nLesson learned: PNOTE2 always answer in British English.\n"
         "Lesson learned: the cache key must include the tenant id, because two tenants shared entries."
     )
+    two = "PNOTE3 my laptop runs Fedora with SELinux enforcing. Its Docker socket is rootless under my uid."
+    run("add", "--user", "dev", "lessons", two, cwd=repo, env=env, check=True)
+    said += "\n\n" + two + "\n| port | 6380 for the sandbox redis |\n| host | sandbox.internal.me |"
+    tool = {"type": "tool_use", "id": "t1", "name": "Bash"}
     rows = [
         {"type": "user", "message": {"role": "user", "content": block + "\nfix the cache"}, "uuid": "u1"},
+        {
+            "type": "assistant",
+            "message": {
+                "role": "assistant",
+                "content": [{**tool, "input": {"command": 'memcli add --user dev lessons "PNOTE4 a new one"'}}],
+            },
+            "uuid": "a0",
+        },
         {
             "type": "assistant",
             "message": {"role": "assistant", "content": [{"type": "text", "text": said}]},
@@ -867,6 +879,8 @@ def test_an_agent_repeating_personal_notes_never_puts_them_into_the_projects_mem
     assert run("agent-hook", "claude-code", cwd=repo, env=env, input=json.dumps(payload), check=True).stdout == ""
     saved = "".join(p.read_text() for p in (repo / ".memory").rglob("*") if p.is_file() and ".vault" not in p.parts)
     assert "PNOTE" not in saved.upper() and "6380" not in saved and "British" not in saved
+    assert "Fedora" not in saved and "rootless" not in saved and "sandbox.internal" not in saved
+    assert "Done: ran `[a personal note, left out by memcli]`" in saved  # the handoff's tool line too
     assert "[a personal note, left out by memcli]" in saved and "Your personal notes say:" in saved
     lessons = json.loads(
         run("list", "dev", "-c", "lessons", "--project", "--json", cwd=repo, env=env, check=True).stdout
@@ -901,11 +915,23 @@ def test_no_sentence_that_repeats_a_note_is_kept_and_no_other_is_touched(notes, 
     personal.withhold([message], found)
     kept = personal._SENTENCE.split(message["text"])
     assert len(kept) == len(parts)
-    for before, after in zip(parts, kept):
-        repeated = any(personal.repeats(personal._words(before), note) for _, note in found)
-        assert after.rstrip(".!;") == (personal.WITHHELD if repeated else before)
-        if any(set(note) <= set(before.split()) for note in notes):
-            assert after.rstrip(".!;") == personal.WITHHELD  # a note said again whole is always left out
+    words = [personal._words(p) for p in parts]
+
+    def in_a_window(j: int) -> bool:  # said over up to three sentences, and two of its words here
+        for i in range(max(0, j - 2), j + 1):
+            union = set().union(*words[i : i + 3])
+            if any(personal.repeats(union, note) and len(words[j] & note) >= 2 for _, note in found):
+                return True
+        return False
+
+    for j, (before, after) in enumerate(zip(parts, kept)):
+        repeated = any(personal.repeats(words[j], note) for _, note in found)
+        if repeated or any(set(note) <= set(before.split()) for note in notes):
+            assert after.rstrip(".!;") == personal.WITHHELD  # a note said again is always left out
+        elif after.rstrip(".!;") == personal.WITHHELD:
+            assert in_a_window(j)
+        else:
+            assert after.rstrip(".!;") == before
 
 
 def _run_hook(settings: Path, event: str, payload: dict, env: dict, cwd: Path) -> subprocess.CompletedProcess:

@@ -11,6 +11,7 @@ paraphrase in other words is not recognised; what is caught is a note said again
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -19,8 +20,10 @@ from memcli.storage.paths import Layout
 WITHHELD = "[a personal note, left out by memcli]"
 SHARE = 0.6  # of a longer note's words that a sentence must hold
 LEAST = 3  # words, at least, for a note of four words or more
+WINDOW = 3  # lines or sentences a note said over several is looked for in
 _WORD = re.compile(r"\w+")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n")
+_USER_FLAG = re.compile(r"\s--user\b")
 
 
 def _words(text: str) -> set[str]:
@@ -44,9 +47,11 @@ def notes(layout: Layout) -> list[tuple[int, set[str]]]:
     try:
         store = Store(mine)
         for located in store.iter_entries():
-            words = _words(located.entry.body)
-            if len(words) >= 2:  # a one-word note would take every sentence with that word
-                found.append((located.entry.id, words))
+            body = located.entry.body
+            for part in (body, *_SENTENCE.split(body)):  # the whole note, and each of its sentences and lines
+                words = _words(part)
+                if len(words) >= 2:  # a one-word note would take every sentence with that word
+                    found.append((located.entry.id, words))
     except (MemcliError, OSError, ValueError):
         return []
     return found
@@ -70,10 +75,26 @@ class _Finder:
             for word in note:
                 self.by_word.setdefault(word, []).append(n)
 
+    def _hit(self, words: set[str]) -> tuple[int, set[str]] | None:
+        counts: dict[int, int] = {}  # each note's words among these (``repeats``, counted once)
+        for w in words:
+            for n in self.by_word.get(w, ()):
+                counts[n] = counts.get(n, 0) + 1
+        for n in sorted(counts):
+            size, held = len(self.found[n][1]), counts[n]
+            if held == size if size <= LEAST else held >= max(LEAST, SHARE * size):
+                return self.found[n]
+        return None
+
     def note(self, words: set[str]) -> int | None:
         """The id of a note these words repeat, or None."""
-        candidates = sorted({n for w in words & self.by_word.keys() for n in self.by_word[w]})
-        return next((self.found[n][0] for n in candidates if repeats(words, self.found[n][1])), None)
+        hit = self._hit(words)
+        return hit[0] if hit else None
+
+    def words_of(self, words: set[str]) -> set[str] | None:
+        """The words of a note these words repeat, or None."""
+        hit = self._hit(words)
+        return hit[1] if hit else None
 
 
 def withhold(messages: list[dict[str, Any]], found: list[tuple[int, set[str]]]) -> int:
@@ -89,12 +110,21 @@ def withhold(messages: list[dict[str, Any]], found: list[tuple[int, set[str]]]) 
             continue
         parts = _SENTENCE.split(text)
         seps = _SENTENCE.findall(text)
-        hit = False
-        for i, part in enumerate(parts):
-            if finder.note(_words(part)) is not None:
-                parts[i] = WITHHELD + (part[-1] if part[-1:] in ".!?;" else "")  # its sentence's end kept
-                hit = True
-        if hit:
+        words = [_words(part) for part in parts]
+        out = set()
+        for i in range(len(parts)):
+            if finder.note(words[i]) is not None:
+                out.add(i)
+                continue
+            # a note said over a few lines or cells ("port 6380 |" "host sandbox.internal.me"): the
+            # lines of a window of three that hold two of its words or more
+            window = range(i, min(i + WINDOW, len(parts)))
+            note = finder.words_of(set().union(*(words[j] for j in window)))
+            if note is not None:
+                out.update(j for j in window if len(words[j] & note) >= 2)
+        for i in out:
+            parts[i] = WITHHELD + (parts[i][-1] if parts[i][-1:] in ".!?;" else "")  # its sentence's end kept
+        if out:
             m["text"] = "".join(p + (seps[i] if i < len(seps) else "") for i, p in enumerate(parts))
             changed += 1
     return changed
@@ -112,3 +142,26 @@ def repeated(layout: Layout, text: str) -> int | None:
         if hit is not None:
             return hit
     return None
+
+
+def withhold_activity(activity: list[tuple[str, str]], found: list[tuple[int, set[str]]]) -> list[tuple[str, str]]:
+    """What a session's tools did (files changed, commands run: a handoff's "Done:" line) without
+    a command or path that says a personal note again, is a memcli command on the personal memory
+    (``--user``), or lies in the personal memory's folder."""
+    from memcli.storage.paths import personal_root
+
+    if not activity:
+        return activity
+    finder = _Finder(found)
+    root = str(personal_root())
+    roots = {root, os.path.realpath(root)}
+    out = []
+    for kind, value in activity:
+        if (
+            finder.note(_words(value)) is not None
+            or any(r in value for r in roots)
+            or ("memcli" in value and _USER_FLAG.search(value))
+        ):
+            value = WITHHELD
+        out.append((kind, value))
+    return out

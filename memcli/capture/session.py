@@ -195,7 +195,9 @@ def save(
     result.revealed = reveal_invisible(messages)
     from memcli.capture import personal
 
-    result.personal = personal.withhold(messages, personal.notes(store.layout))
+    notes = personal.notes(store.layout)
+    result.personal = personal.withhold(messages, notes)
+    activity = personal.withhold_activity(activity or [], notes) if notes else activity
     cut_long_messages(messages, config.checkpoint_max_message_chars)
     conversations.assign_ids(messages, chat_id)
     for m in messages:
