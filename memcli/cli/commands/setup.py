@@ -86,13 +86,8 @@ def run(
         return _user(client, agent, remove, check, quiet)
     store = common.open_store(dir_option)
     if check:
-        problems = wiring.check(store.layout, client, agent)
-        if not quiet:
-            for line in problems:
-                echo(line)
-            if not problems:
-                echo(f"{client}: set up for agent {agent}, and its hooks find memcli here")
-        return 1 if problems else 0
+        intact = f"{client}: set up for agent {agent}, and its hooks find memcli here"
+        return _report(wiring.check(store.layout, client, agent), intact, quiet)
     changes = wiring.setup(store.layout, client, agent, remove, store.config.vault_lock_timeout)
     if quiet:
         return 0
@@ -118,13 +113,8 @@ def _user(client: str, agent: str, remove: bool, check: bool, quiet: bool) -> in
     from memcli.output import echo
 
     if check:
-        problems = wiring.check_user(client, agent)
-        if not quiet:
-            for line in problems:
-                echo(line)
-            if not problems:
-                echo(f"{client}: your user-level settings are set up for agent {agent}, and the hook finds memcli here")
-        return 1 if problems else 0
+        intact = f"{client}: your user-level settings are set up for agent {agent}, and the hook finds memcli here"
+        return _report(wiring.check_user(client, agent), intact, quiet)
     changes = wiring.setup_user(client, agent, remove)
     if quiet:
         return 0
@@ -138,3 +128,13 @@ def _user(client: str, agent: str, remove: bool, check: bool, quiet: bool) -> in
     elif not remove:
         echo(USER_NEXT_STEPS[client])
     return 0
+
+
+def _report(problems: list[str], intact: str, quiet: bool) -> int:
+    """What ``--check`` found (exit 1), or that all is in place."""
+    from memcli.output import echo
+
+    if not quiet:
+        for line in problems or [intact]:
+            echo(line)
+    return 1 if problems else 0
