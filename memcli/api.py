@@ -187,13 +187,14 @@ def _store_edit(
         text = require_text(check_text(text))
         store.check_size(text)
         check_secrets(text, allow_secret)
-        no_allowances(vault.hashtags(text))
-        not_a_personal_note(store, text, allow_tags(allow))
+    allowed = allow_tags(allow)
+    if text is not None:
+        not_a_personal_note(store, text, allowed)
     if tags is not None:  # the tags typed replace the tags typed before, never the entry's state
         from memcli.storage.store import is_state_tag
 
         tags = clean_tags(tags) + [t for t in located.entry.tags if is_state_tag(t)]
-    return store.update(located.agent, located.entry.id, text, tags, allow_tags(allow))
+    return store.update(located.agent, located.entry.id, text, tags, allowed)
 
 
 def existing_copy(store: Store, agent: str, category: str, text: str) -> Located | None:
@@ -455,9 +456,10 @@ def _store_successor(
     store.check_size(body)
     check_secrets(body, allow_secret)
     no_allowances(vault.hashtags(body))
-    not_a_personal_note(store, body, allow_tags(allow))
+    allowed = allow_tags(allow)
+    not_a_personal_note(store, body, allowed)
     kept = [t for t in old.tags if not t.startswith((SUPERSEDES, "allow-"))]  # an allowance is for its text only
-    new_tags = vault.merge_tags(kept, clean_tags(tags) + allow_tags(allow))
+    new_tags = vault.merge_tags(kept, clean_tags(tags) + allowed)
     return store.add(located.agent, located.category, body, new_tags + [f"{SUPERSEDES}{old.id}"])
 
 

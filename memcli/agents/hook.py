@@ -134,43 +134,31 @@ PROJECT_HOOK_FILES = {
 }
 
 
-def _project_folder(client: str, payload: dict[str, Any]) -> str:
-    """The folder the agent says the session's project is (its environment variable, the JSON's
-    ``cwd`` or first workspace root), else the current folder."""
+def _starts(client: str, payload: dict[str, Any]) -> list[str]:
+    """Where the agent says the session's project is, first first (its environment variable, the
+    JSON's ``cwd``, its first workspace root), then the current folder: absolute paths only."""
     env = PROJECT_ENV.get(client)
     roots = payload.get("workspace_roots")
-    for start in (
+    given = (
         os.environ.get(env) if env else None,
         payload.get("cwd"),
         roots[0] if isinstance(roots, list) and roots else None,
-    ):
-        if isinstance(start, str) and os.path.isabs(start):
-            return start
-    return os.getcwd()
+        os.getcwd(),
+    )
+    return [s for s in given if isinstance(s, str) and os.path.isabs(s)]
 
 
 def _project_wires(client: str, payload: dict[str, Any]) -> bool:
     """Whether the session's project wires memcli's own session-start hook for this agent
     (``memcli setup``), in its folder (for Codex, which reads every ``.codex/`` from the top of the
     git work tree down, in one above it too)."""
-    import json
+    from memcli.agents.wiring import our_commands
 
-    from memcli.agents.wiring import is_ours
-
-    folder = os.path.abspath(_project_folder(client, payload))
+    folder = _starts(client, payload)[0]
     while True:
         for relative in PROJECT_HOOK_FILES[client]:
-            try:
-                with open(os.path.join(folder, relative), "rb") as handle:
-                    hooks = json.loads(handle.read(MAX_INPUT).decode("utf-8").lstrip("\ufeff")).get("hooks")
-            except (OSError, ValueError, AttributeError):
-                continue
-            for event, entries in hooks.items() if isinstance(hooks, dict) else ():
-                for entry in entries if event in START_EVENTS and isinstance(entries, list) else ():
-                    inner = entry.get("hooks") if isinstance(entry, dict) and "hooks" in entry else [entry]
-                    for h in inner if isinstance(inner, list) else ():
-                        if isinstance(h, dict) and is_ours(h.get("command"), client):
-                            return True
+            if our_commands(os.path.join(folder, relative), client, START_EVENTS):
+                return True
         parent = os.path.dirname(folder)
         if client != "codex" or parent == folder or os.path.lexists(os.path.join(folder, ".git")):
             return False
@@ -188,22 +176,11 @@ def _layout(client: str, payload: dict[str, Any], dir_option: str | None):
 
     if dir_option or os.environ.get("MEMCLI_DIR"):
         return find_layout(dir_option)
-    starts = []
-    env = PROJECT_ENV.get(client)
-    if env and os.environ.get(env):
-        starts.append(os.environ[env])
-    if isinstance(payload.get("cwd"), str):
-        starts.append(payload["cwd"])
-    roots = payload.get("workspace_roots")
-    if isinstance(roots, list) and roots and isinstance(roots[0], str):
-        starts.append(roots[0])
-    starts.append(os.getcwd())
-    for start in starts:
-        if os.path.isabs(start):
-            try:
-                return find_layout(start=Path(start))
-            except NotInitialized:
-                continue
+    for start in _starts(client, payload):
+        try:
+            return find_layout(start=Path(start))
+        except NotInitialized:
+            continue
     raise _Skip("no .memory/ for this session")
 
 

@@ -41,28 +41,15 @@ HOOK_FILES = {"claude-code": ".claude/settings.json", "cursor": ".cursor/hooks.j
 def check(layout: Layout, client: str, agent: str = DEFAULT_AGENT) -> list[str]:
     """What is missing or broken in a client's wiring (nothing: intact): every file setup would
     change, and hooks that cannot find memcli on this machine."""
-    import json
     import os
 
-    from memcli.agents.wiring import is_ours, reachable
+    from memcli.agents.wiring import our_commands, reachable
 
     problems = [
         f"{os.path.relpath(c.path, layout.root)}: not as `memcli setup {client}` leaves it (it would have {c.note})"
         for c in plan(layout, client, agent)
     ]
-    hooks_file = layout.root / HOOK_FILES[client]
-    try:
-        hooks = json.loads(hooks_file.read_text(encoding="utf-8").lstrip("\ufeff")).get("hooks", {})
-    except (OSError, ValueError, AttributeError):
-        hooks = {}
-    commands = set()
-    for entries in hooks.values() if isinstance(hooks, dict) else ():
-        for entry in entries if isinstance(entries, list) else ():
-            inner = entry.get("hooks") if isinstance(entry, dict) and "hooks" in entry else [entry]
-            for h in inner if isinstance(inner, list) else ():
-                if isinstance(h, dict) and is_ours(h.get("command"), client):
-                    commands.add(h["command"])
-    for command in sorted(commands):
+    for command in sorted(our_commands(layout.root / HOOK_FILES[client], client)):
         if not reachable(command, client):
             problems.append(
                 f"{HOOK_FILES[client]}: the hooks find no memcli here (not on PATH, and the Python they fall back to"

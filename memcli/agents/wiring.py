@@ -80,6 +80,26 @@ def is_ours(command: object, client: str, user: bool = False) -> bool:
     return bool(fallback.fullmatch(command.strip()) or (not user and plain.fullmatch(command.strip())))
 
 
+def our_commands(path: str | Path, client: str, events: set[str] | None = None) -> set[str]:
+    """setup's hook commands for ``client`` in a hooks file (Claude Code's and Codex's groups, or
+    Cursor's flat lists), in every event or the ``events`` named; none if it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            hooks = json.loads(handle.read(1 << 20).decode("utf-8").lstrip("\ufeff")).get("hooks")
+    except (OSError, ValueError, AttributeError):
+        return set()
+    found = set()
+    for event, entries in hooks.items() if isinstance(hooks, dict) else ():
+        if events is not None and event not in events:
+            continue
+        for entry in entries if isinstance(entries, list) else ():
+            inner = entry.get("hooks") if isinstance(entry, dict) and "hooks" in entry else [entry]
+            for h in inner if isinstance(inner, list) else ():
+                if isinstance(h, dict) and is_ours(h.get("command"), client):
+                    found.add(h["command"])
+    return found
+
+
 def fallback_python(command: str, client: str, user: bool = False) -> str | None:
     """The Python a hook command of setup's falls back to (None for the plain form)."""
     match = _patterns(client, user)[1].fullmatch(command.strip())

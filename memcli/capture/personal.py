@@ -59,10 +59,13 @@ def notes(layout: Layout) -> list[tuple[int, set[str]]]:
 
 def repeats(sentence: set[str], note: set[str]) -> bool:
     """Whether a sentence's words say a note's again."""
-    held = len(sentence & note)
-    if len(note) <= LEAST:
-        return held == len(note)
-    return held >= max(LEAST, SHARE * len(note))
+    return _enough(len(sentence & note), len(note))
+
+
+def _enough(held: int, size: int) -> bool:
+    """Whether ``held`` of a note's ``size`` words say it again: all of two or three, else at
+    least three and ``SHARE`` of them."""
+    return held == size if size <= LEAST else held >= max(LEAST, SHARE * size)
 
 
 class _Finder:
@@ -80,11 +83,7 @@ class _Finder:
         for w in words:
             for n in self.by_word.get(w, ()):
                 counts[n] = counts.get(n, 0) + 1
-        for n in sorted(counts):
-            size, held = len(self.found[n][1]), counts[n]
-            if held == size if size <= LEAST else held >= max(LEAST, SHARE * size):
-                return self.found[n]
-        return None
+        return next((self.found[n] for n in sorted(counts) if _enough(counts[n], len(self.found[n][1]))), None)
 
     def note(self, words: set[str]) -> int | None:
         """The id of a note these words repeat, or None."""
