@@ -400,7 +400,9 @@ def export_for_commit(store) -> str | None:
             done.append(f"{relative} has unstaged changes: its memory section was not refreshed (`memcli export`)")
             continue
         # `git commit PATH` leaves out a change of the file staged in the index: staging would lose it
-        listed = [git(top, "ls-files", "-s", "-z", "--", relative, index=i) for i in indexes]
+        listed = (
+            [git(top, "ls-files", "-s", "-z", "--", relative, index=i) for i in indexes] if len(indexes) > 1 else []
+        )
         if len({r.stdout if r is not None and r.returncode == 0 else None for r in listed}) > 1:
             done.append(f"{relative} has staged changes this commit leaves out: its memory section was not refreshed")
             continue

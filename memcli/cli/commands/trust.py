@@ -93,10 +93,9 @@ def run(
 def _one(dir_option: str | None, user: bool, project: bool):
     """The memory a trust of the project text or of a branch is about: the project's, or with
     --user the personal one."""
-    from memcli import api
     from memcli.cli import common
     from memcli.errors import MemcliError
 
     if user and project:
         raise MemcliError("--user and --project exclude each other; nothing done")
-    return api.Memory(store=api.open_personal()) if user else common.memory(dir_option)
+    return common.memory(dir_option, user=user)
