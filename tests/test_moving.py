@@ -1166,3 +1166,23 @@ def test_a_clones_own_import_is_not_held_back_by_a_teammates_import_of_the_same_
     git("merge", "-q", "--no-edit", "origin/import-bob", cwd=alice)
     held = json.loads(run("review", "--json", cwd=alice, env=env, check=True).stdout)
     assert sorted(e["id"] for e in held) == sorted([mine, one(stored(alice, env), "Deploy with")["id"]])
+
+
+def test_no_home_folder_is_no_claude_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """An empty or relative HOME is no home folder: Claude Code's folder is not looked for under `/`
+    or the working folder (Python's expanduser reads an empty HOME as `/`)."""
+    from memcli.upkeep import imports
+
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    for home in ("", "relative"):
+        monkeypatch.setenv("HOME", home)
+        assert imports.claude_config_dir() is None
+        assert imports.claude_memory_folder(tmp_path) is None
+        assert imports.personal_sources(tmp_path) == (None, [])
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    assert imports.claude_config_dir() == tmp_path / "claude"
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")
+    assert imports.claude_config_dir() == tmp_path / ".claude"
+    assert imports._home(tmp_path / ".claude" / "CLAUDE.md") == "~/.claude/CLAUDE.md"

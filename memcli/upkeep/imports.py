@@ -73,7 +73,7 @@ import textwrap
 from pathlib import Path
 
 from memcli.errors import MemcliError
-from memcli.storage.paths import INSTRUCTION_SOURCES
+from memcli.storage.paths import INSTRUCTION_SOURCES, home_folder
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -449,8 +449,12 @@ def sanitized(path: str) -> str:
 CLAUDE_NAME_MAX = 200  # longer names are cut here and given a hash suffix by Claude Code
 
 
-def claude_config_dir() -> Path:
-    return Path(os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude"))
+def claude_config_dir() -> Path | None:
+    """Claude Code's folder: ``$CLAUDE_CONFIG_DIR``, else ``.claude`` in the home folder; None when
+    neither is an absolute path (an empty ``HOME`` is no home folder, not ``/``)."""
+    given = os.environ.get("CLAUDE_CONFIG_DIR")
+    folder = given if given else os.path.join(home_folder(), ".claude")
+    return Path(folder) if os.path.isabs(folder) else None
 
 
 def claude_memory_folder(root: Path) -> Path | None:
@@ -465,7 +469,7 @@ def claude_memory_folder(root: Path) -> Path | None:
 
     config = claude_config_dir()
     local = root / ".claude" / "settings.local.json"
-    for settings in (local, config / "settings.json"):
+    for settings in (local, config / "settings.json") if config is not None else (local,):
         if settings is local and local.exists() and _committed(root, local):
             continue  # a local settings file a commit brought is somebody's, not the reader's choice
         try:
@@ -474,9 +478,14 @@ def claude_memory_folder(root: Path) -> Path | None:
             continue
         chosen = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
         if isinstance(chosen, str) and chosen.strip():
-            folder = Path(os.path.expanduser(chosen.strip()))
+            chosen = chosen.strip()
+            if chosen.startswith("~") and not os.path.isabs(home_folder()):
+                return None  # no home folder to find it in
+            folder = Path(os.path.expanduser(chosen))
             folder = folder if folder.is_absolute() else root / folder
             return folder if folder.is_dir() else None
+    if config is None:
+        return None
     projects = config / "projects"
     if not projects.is_dir():
         return None
@@ -541,8 +550,9 @@ def personal_sources(root: Path) -> tuple[Path | None, list[Source]]:
     folder = claude_memory_folder(root)
     found = _memory_folder(folder) if folder is not None else []
     out.extend(found)
-    mine = claude_config_dir() / "CLAUDE.md"
-    if os.path.lexists(mine):
+    config = claude_config_dir()
+    mine = config / "CLAUDE.md" if config is not None else None
+    if mine is not None and os.path.lexists(mine):
         out.append(_own_file(mine, "claude-md", _home(mine)))
     return (folder if found else None), out
 
@@ -637,9 +647,9 @@ def _shown(path: Path, root: Path, cwd: Path) -> str:
 
 def _home(path: Path) -> str:
     """A path outside the repository as a person reads it (``~/.claude/…``)."""
-    home = os.path.expanduser("~")
+    home = home_folder().rstrip(os.sep)
     text = str(path)
-    return "~" + text[len(home) :] if home != "/" and text.startswith(home + os.sep) else text
+    return "~" + text[len(home) :] if os.path.isabs(home) and home and text.startswith(home + os.sep) else text
 
 
 def _known(root: Path, pattern: str) -> list[Source]:
