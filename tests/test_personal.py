@@ -934,6 +934,72 @@ def test_no_sentence_that_repeats_a_note_is_kept_and_no_other_is_touched(notes, 
             assert after.rstrip(".!;") == before
 
 
+_DISGUISES = {
+    "fullwidth": lambda w: "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in w),
+    "zero-width": lambda w: "\u200b".join(w),
+    "shown marker": lambda w: w[:1] + "⟨U+200B⟩" + w[1:],  # as a saved message shows a zero-width space
+    "soft hyphen": lambda w: w[:2] + "\u00ad" + w[2:],
+    "accents": lambda w: "".join(c + "\u0301" if c in "aeiou" else c for c in w),
+    "composed accents": lambda w: w.replace("e", "é").replace("a", "à"),
+    "upper": str.upper,
+    "tag characters": lambda w: w + "\U000e0041",
+}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    note=st.lists(_WORDS, min_size=2, max_size=7, unique=True),
+    disguise=st.lists(st.sampled_from(sorted(_DISGUISES)), min_size=1, max_size=3),
+    frame=st.sampled_from(["Your notes say: {}.", "{}", "Remember that {} (from your notes)."]),
+)
+def test_a_note_said_again_in_disguise_is_still_left_out(note, disguise, frame):
+    """Fullwidth letters, invisible characters inside words, accents and case hide nothing."""
+    from memcli.capture import personal
+
+    found = [(1, personal._words(" ".join(note)))]
+    words = []
+    for word in note:
+        for name in sorted(disguise, key=lambda name: name == "shown marker"):  # memcli shows a character last
+            word = _DISGUISES[name](word)
+        words.append(word)
+    message = {"text": "Fine. " + frame.format(" ".join(words)) + "\nNext the cache."}
+    assert personal.withhold([message], found) == 1
+    assert message["text"].split("\n")[0] == "Fine. " + personal.WITHHELD + ("." if frame.endswith(".") else "")
+    assert message["text"].endswith("Next the cache.")
+
+
+@pytest.mark.parametrize(
+    ("note", "said", "other"),
+    [
+        ("我的沙盒Redis端口是6380", "好的。你的笔记说沙盒Redis端口是6380。", "我们修好了缓存。"),
+        (
+            "サンドボックスのRedisは6380番ポートです",
+            "メモによると、サンドボックスのRedisは6380番ポートです。",
+            "キャッシュを直しました。",
+        ),
+        (
+            "내 샌드박스 레디스는 6380 포트를 쓴다",
+            "메모에 따르면 샌드박스 레디스는 6380 포트를 씁니다.",
+            "캐시를 고쳤습니다.",
+        ),
+    ],
+)
+def test_notes_written_without_spaces_are_left_out_and_refused(tmp_path: Path, note: str, said: str, other: str):
+    """Chinese and Japanese are written without spaces (a note was one word, never matched)."""
+    from memcli.capture import personal
+
+    found = [(1, personal._words(note))]
+    message = {"text": said + " " + other}
+    assert personal.withhold([message], found) == 1
+    assert personal.WITHHELD in message["text"] and "6380" not in message["text"] and other in message["text"]
+    env = user_env(tmp_path)
+    repo = make_repo(tmp_path / "repo", env)
+    run("add", "--user", "dev", "lessons", note, cwd=repo, env=env, check=True)
+    refused = run("add", "dev", "lessons", said, cwd=repo, env=env)
+    assert refused.returncode == 1 and "says your personal note" in refused.stderr
+    run("add", "dev", "lessons", other, cwd=repo, env=env, check=True)
+
+
 def _run_hook(settings: Path, event: str, payload: dict, env: dict, cwd: Path) -> subprocess.CompletedProcess:
     """The hook command a settings file wires for ``event``, run by a shell as the agent runs it."""
     data = json.loads(settings.read_text())

@@ -21,15 +21,50 @@ WITHHELD = "[a personal note, left out by memcli]"
 SHARE = 0.6  # of a longer note's words that a sentence must hold
 LEAST = 3  # words, at least, for a note of four words or more
 WINDOW = 3  # lines or sentences a note said over several is looked for in
+ENDS = ".!?;。！？；"  # what ends a sentence (the last four: Chinese and Japanese, with no space after)
 _WORD = re.compile(r"\w+")
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n")
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])\s*|\n")
 _USER_FLAG = re.compile(r"\s--user\b")
+# Kana, CJK ideographs (with their extensions and compatibility forms) and Hangul syllables.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
+_TOKEN = re.compile(f"([{_CJK}]+)|[^\\W{_CJK}]+")
+_MARKER = re.compile("⟨U\\+[0-9A-F]{4,6}⟩")  # an invisible character a saved message shows (reveal_invisible)
+# Combining marks (accents, after decomposition) and invisible characters that may sit inside a word.
+_DROPPED = re.compile(
+    "[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+    "\u00ad\u034f\u061c\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff"
+    "\U000e0000-\U000e0fff]"
+)
+
+
+def _plain(text: str) -> str:
+    """``text`` as words are compared: accents, invisible characters and the markers that show them
+    taken out, compatibility forms (fullwidth letters, ligatures) made plain, case folded."""
+    if text.isascii():
+        return text.lower()
+    import unicodedata
+
+    text = _DROPPED.sub("", unicodedata.normalize("NFKD", _MARKER.sub("", text)))
+    return unicodedata.normalize("NFC", text).casefold()  # NFC: Hangul syllables made whole again
 
 
 def _words(text: str) -> set[str]:
     from memcli.search.words import STOPWORDS
 
-    return {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
+    text = _plain(text)
+    if text.isascii():
+        return {w for w in _WORD.findall(text) if w not in STOPWORDS}
+    out = set()
+    for m in _TOKEN.finditer(text):
+        run = m.group(1)
+        if run is None:
+            if m.group() not in STOPWORDS:
+                out.add(m.group())
+        elif len(run) == 1:
+            out.add(run)
+        else:  # written without spaces: each pair of neighbouring characters is a word
+            out.update(run[i : i + 2] for i in range(len(run) - 1))
+    return out
 
 
 def notes(layout: Layout) -> list[tuple[int, set[str]]]:
@@ -122,7 +157,8 @@ def withhold(messages: list[dict[str, Any]], found: list[tuple[int, set[str]]]) 
             if note is not None:
                 out.update(j for j in window if len(words[j] & note) >= 2)
         for i in out:
-            parts[i] = WITHHELD + (parts[i][-1] if parts[i][-1:] in ".!?;" else "")  # its sentence's end kept
+            end = parts[i][-1:]
+            parts[i] = WITHHELD + (end if end and end in ENDS else "")  # its sentence's end kept
         if out:
             m["text"] = "".join(p + (seps[i] if i < len(seps) else "") for i, p in enumerate(parts))
             changed += 1
