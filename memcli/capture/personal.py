@@ -112,13 +112,22 @@ class _Finder:
         for n, (_, note) in enumerate(found):
             for word in note:
                 self.by_word.setdefault(word, []).append(n)
+        # how many of each note's words say it again (``_enough``)
+        self.need = [next(h for h in range(len(note) + 1) if _enough(h, len(note))) for _, note in found]
 
     def _hit(self, words: set[str]) -> tuple[int, set[str]] | None:
-        counts: dict[int, int] = {}  # each note's words among these (``repeats``, counted once)
-        for w in words:
-            for n in self.by_word.get(w, ()):
-                counts[n] = counts.get(n, 0) + 1
-        return next((self.found[n] for n in sorted(counts) if _enough(counts[n], len(self.found[n][1]))), None)
+        """The first note (in ``found``'s order) these words repeat."""
+        from collections import Counter
+        from itertools import chain
+
+        by_word = self.by_word
+        lists = [notes for w in words if (notes := by_word.get(w))]
+        if not lists:
+            return None
+        need = self.need
+        # each note's words among these (counted once: ``words`` is a set), counted in C
+        hits = [n for n, held in Counter(chain.from_iterable(lists)).items() if held >= need[n]]
+        return self.found[min(hits)] if hits else None
 
     def note(self, words: set[str]) -> int | None:
         """The id of a note these words repeat, or None."""
