@@ -8,8 +8,12 @@ compaction summary, system reminders, tool calls and results, environment contex
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 from .conftest import FIXTURES, conversation_files, conversation_text, run
@@ -462,3 +466,36 @@ def test_two_sessions_that_began_alike_keep_two_handoffs(mem: Path):
         "[Agent]: step 5 of session 1: changed module 5",
         "[Agent]: step 5 of session 0: changed module 5",
     ]
+
+
+def _matches() -> st.SearchStrategy[str]:
+    """Texts that match one of the extraction patterns (``\\b`` and ``^`` taken out to generate them)."""
+    from memcli.capture import extract
+
+    patterns = [p.pattern.replace(r"\b", "").removeprefix("^") for p in (*extract.DECISION, *extract.LESSON)]
+    return st.sampled_from(patterns).flatmap(lambda p: st.from_regex(p, fullmatch=True))
+
+
+_FOLDED = {"i": ("İ", "ı"), "s": ("ſ",), "k": ("K",)}  # letters IGNORECASE takes for i, s and k
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    before=st.text(max_size=6),
+    match=_matches(),
+    after=st.text(max_size=6),
+    fold=st.sampled_from(["", "i", "s", "k"]),
+    which=st.integers(0, 1),
+    upper=st.booleans(),
+)
+def test_the_first_word_filter_finds_what_searching_every_pattern_finds(before, match, after, fold, which, upper):
+    """``_AnyOf`` (a pattern searched only when the line holds one of its first words) answers as
+    one alternation of every pattern does, in any case and with the letters IGNORECASE folds."""
+    from memcli.capture import extract
+
+    if fold:
+        match = match.replace(fold, _FOLDED[fold][which % len(_FOLDED[fold])])
+    line = before + (match.upper() if upper else match) + after
+    for patterns, any_of in ((extract.DECISION, extract._ANY_DECISION), (extract.LESSON, extract._ANY_LESSON)):
+        every = re.compile("|".join(f"(?:{p.pattern})" for p in patterns), re.IGNORECASE)
+        assert any_of.search(line) == bool(every.search(line)), line

@@ -155,9 +155,41 @@ _LABEL = re.compile(
     re.I,
 )
 _DECISION_LABELS = ("decision", "decided", "decisão", "decisao")
-# One expression for each list: a line is searched once, not once per pattern.
-_ANY_DECISION = re.compile("|".join(f"(?:{p.pattern})" for p in DECISION), _I)
-_ANY_LESSON = re.compile("|".join(f"(?:{p.pattern})" for p in LESSON), _I)
+# A pattern's first word, or its first group of words, that every match of it holds ("\\bwe\\s+…",
+# "\\b(we|team|user)\\s+…"; not an optional group: "\\b(root\\s+)?cause").
+_HEAD = re.compile(r"\\b(?:\(([a-zà-ÿ'|]+)\)(?![?*])|([a-zà-ÿ']+))")
+
+
+# The letters that IGNORECASE takes for i or s and lower() does not: İ, ı, ſ.
+_FOLD = str.maketrans("\u0130\u0131\u017f", "iis")
+
+
+class _AnyOf:
+    """Whether a line matches any of a list's patterns.  One alternation of them all is searched at
+    every position of the line for every alternative (2.5 ms for a paragraph of 1,400 characters,
+    11 s of a 5 MB session); here a pattern is searched only when the lower-cased line holds one of
+    its first words (``_HEAD``), and those without such words as one alternation."""
+
+    def __init__(self, patterns: list[re.Pattern[str]]):
+        self.worded: list[tuple[tuple[str, ...], re.Pattern[str]]] = []
+        rest = []
+        for p in patterns:
+            head = _HEAD.match(p.pattern)
+            if head:
+                self.worded.append((tuple((head.group(1) or head.group(2)).split("|")), p))
+            else:
+                rest.append(p.pattern)
+        self.rest = re.compile("|".join(f"(?:{p})" for p in rest), _I)
+
+    def search(self, line: str) -> bool:
+        low = line.lower() if line.isascii() else line.translate(_FOLD).lower()
+        return bool(
+            any(any(w in low for w in words) and p.search(line) for words, p in self.worded) or self.rest.search(line)
+        )
+
+
+_ANY_DECISION = _AnyOf(DECISION)
+_ANY_LESSON = _AnyOf(LESSON)
 MIN_LENGTH = 30
 
 
