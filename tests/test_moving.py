@@ -624,12 +624,23 @@ def test_export_never_writes_through_a_symlink_into_git_or_memory(repo: Path, tm
         target.write_text("#!/bin/sh\nexit 0\n")
     before = target.read_bytes()
     (repo / "AGENTS.md").symlink_to(os.path.relpath(target, repo))
-    for args in (["export"], ["export", "--dry-run"], ["export", "--remove"]):
+    for args in (["export"], ["export", "--dry-run"], ["export", "--remove"], ["setup", "codex"]):
         result = run(*args, cwd=repo, env=env)
         assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
         assert "refusing to write AGENTS.md" in result.stderr and "Traceback" not in result.stderr
     assert target.read_bytes() == before and (repo / "AGENTS.md").is_symlink()
     assert git("status", "--short", cwd=repo).returncode == 0  # git still reads its config
+
+
+def test_setup_never_writes_a_settings_file_through_a_symlink_into_git(repo: Path, tmp_path: Path):
+    """`.claude -> .git/hooks` (a fork can ship it): setup refuses in one line, as export does."""
+    env = env_for(tmp_path)
+    (repo / ".claude").symlink_to(".git/hooks", target_is_directory=True)
+    before = sorted(os.listdir(repo / ".git" / "hooks"))
+    result = run("setup", "claude-code", cwd=repo, env=env)
+    assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "refusing to write .claude/settings.json: it resolves into .git (" in result.stderr
+    assert sorted(os.listdir(repo / ".git" / "hooks")) == before
 
 
 @pytest.mark.parametrize("into", [".envrc", "Makefile", ".github/workflows/ci.yml", "docs/notes.txt"])

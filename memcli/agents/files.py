@@ -31,25 +31,11 @@ class Change:
 
 
 def target(root: Path, relative: str, markdown: bool = False) -> Path:
-    """The file to change: ``relative`` under ``root``, or where a symlink there leads if that is
-    inside ``root`` too (``CLAUDE.md -> AGENTS.md``); never anything outside.  ``markdown``: a
-    file memcli writes Markdown into (a section of AGENTS.md, its Cursor rule), which a symlink
-    must not lead to a file of another kind (``AGENTS.md -> .envrc``: direnv runs it as shell)."""
-    from memcli.storage.fsutil import is_inside, not_markdown
+    """The file to change (``fsutil.project_file``: inside ``root``, never in ``.git`` or
+    ``.memory``; ``markdown``: a file memcli writes Markdown into)."""
+    from memcli.storage.fsutil import project_file
 
-    path = root / relative
-    if not is_inside(path.parent, root) or (os.path.lexists(path) and not is_inside(path, root)):
-        raise MemcliError(f"refusing to touch {path}: it resolves outside {root} (through a symlink)")
-    other = not_markdown(path) if markdown else None
-    if other is not None:
-        raise MemcliError(
-            f"refusing to touch {path}: it is a symlink to {other}, not a Markdown file (.md, .mdc); nothing changed"
-        )
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
-    if path.exists() and not path.is_file():
-        raise MemcliError(f"{path} is not a regular file; nothing changed")
-    return path
+    return project_file(root, relative, markdown)
 
 
 def _no_constant(name: str):

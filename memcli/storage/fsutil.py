@@ -52,6 +52,51 @@ def not_markdown(path: Path) -> str | None:
     return None if real.lower().endswith(SECTION_SUFFIXES) else real
 
 
+def project_file(root: Path, relative: str, markdown: bool = False) -> Path:
+    """A file of the user's project that ``setup`` or ``export`` writes: ``relative`` under ``root``,
+    or where a symlink there leads if that is inside ``root`` too (``CLAUDE.md -> AGENTS.md``); never
+    anything outside, nor into a git directory or a memory folder (``_kept_folder``).  ``markdown``:
+    a file memcli writes Markdown into (a section of AGENTS.md, a Cursor rule), which a symlink must
+    not lead to a file of another kind (``AGENTS.md -> .envrc``: direnv runs it as shell)."""
+    path = root / relative
+    if not is_inside(path.parent, root) or (os.path.lexists(path) and not is_inside(path, root)):
+        raise MemcliError(
+            f"refusing to write {relative}: it resolves outside {root} (through a symlink); nothing changed"
+        )
+    other = not_markdown(path) if markdown else None
+    if other is not None:
+        shown = os.path.relpath(other, os.path.realpath(root))
+        raise MemcliError(
+            f"refusing to write {relative}: it is a symlink to {shown}, not a Markdown file (.md, .mdc);"
+            " nothing changed"
+        )
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    kept = _kept_folder(path, root)
+    if kept:
+        raise MemcliError(f"refusing to write {relative}: it resolves into {kept} (through a symlink); nothing changed")
+    if path.exists() and not path.is_file():
+        raise MemcliError(f"{relative} is not a regular file; nothing changed")
+    return path
+
+
+def _kept_folder(path: Path, root: Path) -> str | None:
+    """The folder below ``root`` that ``path`` resolves into and memcli must never write a project's
+    file in: a git directory (``.git``, a nested repository's, a bare one's: its config and hooks
+    are code git runs) or a memory folder (``.memory``); None when there is none."""
+    base = os.path.realpath(root)
+    real = os.path.realpath(path)
+    folder = os.path.dirname(real)
+    while folder.startswith(base + os.sep):
+        name = os.path.basename(folder)
+        if name in (".git", ".memory") or (
+            os.path.isfile(os.path.join(folder, "HEAD")) and os.path.isdir(os.path.join(folder, "objects"))
+        ):
+            return os.path.relpath(folder, base)
+        folder = os.path.dirname(folder)
+    return None
+
+
 def guard(path: Path, within: Path, links_ok: bool = False) -> Path:
     """``path``, if writing, renaming or deleting it cannot reach outside ``within``; else OutsideMemory.
 

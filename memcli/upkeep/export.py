@@ -131,48 +131,10 @@ def section(
 
 
 def target(root: Path, relative: str) -> Path:
-    """The file to write: ``relative`` under ``root``, or where a symlink there leads if that is
-    inside ``root`` too and a Markdown file (``CLAUDE.md -> AGENTS.md``); never anything outside,
-    nor a file of another kind (``AGENTS.md -> .envrc``: direnv runs it as shell)."""
-    from memcli.storage.fsutil import is_inside, not_markdown
+    """The file to write (``fsutil.project_file``: inside ``root``, a Markdown file)."""
+    from memcli.storage.fsutil import project_file
 
-    path = root / relative
-    if not is_inside(path.parent, root) or (os.path.lexists(path) and not is_inside(path, root)):
-        raise MemcliError(
-            f"refusing to write {relative}: it resolves outside {root} (through a symlink); nothing changed"
-        )
-    other = not_markdown(path)
-    if other is not None:
-        shown = os.path.relpath(other, os.path.realpath(root))
-        raise MemcliError(
-            f"refusing to write {relative}: it is a symlink to {shown}, not a Markdown file (.md, .mdc);"
-            " nothing changed"
-        )
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
-    kept = _kept_folder(path, root)
-    if kept:
-        raise MemcliError(f"refusing to write {relative}: it resolves into {kept} (through a symlink); nothing changed")
-    if path.exists() and not path.is_file():
-        raise MemcliError(f"{relative} is not a regular file; nothing changed")
-    return path
-
-
-def _kept_folder(path: Path, root: Path) -> str | None:
-    """The folder below ``root`` that ``path`` resolves into and export must never write in: a git
-    directory (``.git``, a nested repository's, a bare one's: its config and hooks are code git
-    runs) or a memory folder (``.memory``); None when there is none."""
-    base = os.path.realpath(root)
-    real = os.path.realpath(path)
-    folder = os.path.dirname(real)
-    while folder.startswith(base + os.sep):
-        name = os.path.basename(folder)
-        if name in (".git", ".memory") or (
-            os.path.isfile(os.path.join(folder, "HEAD")) and os.path.isdir(os.path.join(folder, "objects"))
-        ):
-            return os.path.relpath(folder, base)
-        folder = os.path.dirname(folder)
-    return None
+    return project_file(root, relative, markdown=True)
 
 
 class Change:
