@@ -260,7 +260,11 @@ def state_file(layout: Layout, name: str, common: bool = False) -> str:
     """Where memcli keeps a file of its own about this clone: in git's folder (``.git/memcli/``;
     with ``common``, the folder every work tree shares), which no branch can ship; outside git, in
     the cache folder.  (Where only git can tell, ``GIT_DIR``, the cache folder too.)"""
-    dirs = _git_dirs(layout)
+    return _state_file(layout, name, _git_dirs(layout), common)
+
+
+def _state_file(layout: Layout, name: str, dirs: tuple[str, str] | None, common: bool = False) -> str:
+    """``state_file`` with git's folders found already (``_git_dirs``)."""
     return f"{dirs[1 if common else 0]}/{FOLDER}/{name}" if dirs else str(layout.state / name)
 
 
@@ -327,11 +331,11 @@ def _answer(data: dict[str, Any]) -> Provenance:
     )
 
 
-def _fresh(data: dict[str, Any], layout: Layout) -> bool:
+def _fresh(data: dict[str, Any], layout: Layout, dirs: tuple[str, str] | None) -> bool:
     where = data.get("git")
     if where is None:
         return data.get("stamp") == _no_git_stamp(layout)
-    if _git_dirs(layout) is None:  # git's answer kept in the cache folder: an archive may carry one
+    if dirs is None:  # git's answer kept in the cache folder: an archive may carry one
         return False
     if data.get("stamp") != _stamp(layout, where):
         return False
@@ -350,37 +354,47 @@ def provenance(layout: Layout, refresh: bool = False) -> Provenance:
     if layout.personal:
         trusted = _read_trusted(*_trust_file(layout))
         return Provenance([], trusted, None, False) if trusted else NOTHING
-    path = state_file(layout, CACHE)
+    dirs = _git_dirs(layout)  # found once: every step below asks
+    path = _state_file(layout, CACHE, dirs)
     data = _load(path)
-    in_git = _git_dirs(layout) is not None or bool(os.environ.get("GIT_DIR"))
+    in_git = dirs is not None or bool(os.environ.get("GIT_DIR"))
     try:
-        if data is not None and not refresh and _fresh(data, layout):
+        if data is not None and not refresh and _fresh(data, layout, dirs):
             return _answer(data)
         return _compute(layout, path, in_git)
     except Exception as exc:  # GitFailed, or a bug: never a reason to let held memory through
-        if os.environ.get("MEMCLI_DEBUG") and not isinstance(exc, GitFailed):
-            raise
-        if data and data.get("git") and _git_dirs(layout) is not None:
+        if data and data.get("git") and dirs is not None and not _debugging(exc):
             return _answer(data)
-        if in_git:  # no earlier answer to stand by: nothing from memory is shown until git answers
-            return Provenance([], set(), None, True, f"git did not say where memory came from ({str(exc)[:300]})")
-        return NOTHING
+        return _unanswered(exc, in_git)
 
 
 def without_reader_trust(layout: Layout, answer: Provenance) -> Provenance:
     """``answer`` (``provenance``'s) as if the reader had trusted nothing (``memcli trust`` is one
-    clone's decision): what ``memcli export`` may write into a file every clone commits.  Worked
-    out anew, and kept nowhere, when the reader did trust something; never raises."""
+    clone's decision): what ``memcli export`` may write into a file every clone commits (never the
+    personal memory's).  Worked out anew, and kept nowhere, when the reader did trust something;
+    never raises."""
     if not answer.trusted:
         return answer
-    if layout.personal:
-        return NOTHING
     try:
         return _compute(layout, None, _git_dirs(layout) is not None or bool(os.environ.get("GIT_DIR")), trusting=False)
-    except Exception as exc:  # as in ``provenance``: nothing from memory is shown until git answers
-        if os.environ.get("MEMCLI_DEBUG") and not isinstance(exc, GitFailed):
-            raise
+    except Exception as exc:  # as in ``provenance``, but held in or out of git: it is written for every clone
+        return _unanswered(exc, True)
+
+
+def _debugging(exc: Exception) -> bool:
+    """Whether ``exc`` is a bug to show (``MEMCLI_DEBUG``), not git failing to answer."""
+    return bool(os.environ.get("MEMCLI_DEBUG")) and not isinstance(exc, GitFailed)
+
+
+def _unanswered(exc: Exception, in_git: bool) -> Provenance:
+    """What stands when git did not answer and there is no earlier answer to stand by: in git,
+    nothing from memory is shown until git answers; outside it, nothing is held.  A bug is raised
+    under ``MEMCLI_DEBUG``."""
+    if _debugging(exc):
+        raise exc
+    if in_git:
         return Provenance([], set(), None, True, f"git did not say where memory came from ({str(exc)[:300]})")
+    return NOTHING
 
 
 # ------------------------------------------------------------------------------ asking git
