@@ -207,6 +207,16 @@ class SearchIndex:
                 fields["idents"] = " ".join(idents)
             add(make(fields, schema))
 
+    def _units(self, keys: list[str]) -> dict[tuple[str, str], None]:
+        """The (agent, category) units that changed keys name, in order (``agent/.removed``: every
+        category of that agent)."""
+        units: dict[tuple[str, str], None] = {}
+        for key in keys:
+            agent, name = key.split("/", 1)
+            for category in self.store.categories if name == ".removed" else (name,):
+                units[(agent, category)] = None
+        return units
+
     def _reindex(
         self, writer: tv.IndexWriter, manifest: dict[str, Any], keys: list[str], progress: bool = False
     ) -> None:
@@ -214,20 +224,15 @@ class SearchIndex:
         all of that agent's categories)."""
         from memcli.storage.store import category_sources
 
-        units: dict[tuple[str, str], None] = {}
         for key in keys:
-            agent, name = key.split("/", 1)
-            if name == ".removed":
+            if key.endswith("/.removed"):
                 stamps = self.freshness.stamps(key)
                 data = self.freshness.read(key) if stamps else None
                 if stamps and data is not None:
                     self.freshness.record(manifest, key, stamps, sha1(data))
                 else:
                     manifest["files"].pop(key, None)
-                for c in self.store.categories:
-                    units[(agent, c)] = None
-            else:
-                units[(agent, name)] = None
+        units = self._units(keys)
         removed_cache: dict[str, set] = {}
         memory = self.layout.memory
 
@@ -383,11 +388,7 @@ class SearchIndex:
                     try:
                         if now_changed:
                             self._apply(manifest, now_changed)
-                            self.reindexed.extend(
-                                (k.split("/")[0], c)
-                                for k in now_changed
-                                for c in (self.store.categories if k.endswith("/.removed") else (k.split("/", 1)[1],))
-                            )
+                            self.reindexed.extend(self._units(now_changed))
                         if now_changed or restat:
                             self._write_manifest(manifest)
                     except BaseException as exc:  # a crash left the index broken (tantivy errors too): rebuild
