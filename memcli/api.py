@@ -62,15 +62,16 @@ def check_secrets(text: str, allow: bool) -> None:
 PERSONAL_RULE = "personal"  # --allow personal: a text that says a personal note again, shared on purpose
 
 
-def not_a_personal_note(store: Store, body: str, allowed: list[str]) -> None:
-    """Refuse, for a project's memory, a text that says one of the developer's personal notes
-    again (``capture.personal``): the project's memory is committed for the whole team, and an
-    agent that read the note in its block would save it there.  ``--allow personal`` shares it."""
+def not_a_personal_note(store: Store, body: str, allowed: list[str], tags: list[str] | None = None) -> None:
+    """Refuse, for a project's memory, a text (or its ``tags``) that says one of the developer's
+    personal notes again (``capture.personal``): the project's memory is committed for the whole
+    team, and an agent that read the note in its block would save it there.  ``--allow personal``
+    shares it."""
     if store.layout.personal or f"allow-{PERSONAL_RULE}" in allowed:
         return
     from memcli.capture.personal import repeated
 
-    note = repeated(store.layout, body)
+    note = repeated(store.layout, body + ("\n" + " ".join(tags) if tags else ""))
     if note is not None:
         raise MemcliError(
             f"refused: this says your personal note {note} again, and the project's memory is committed for the"
@@ -166,9 +167,10 @@ def _store_new(
     check_secrets(body, allow_secret)
     no_allowances(vault.hashtags(body))
     allowed = allow_tags(allow)
+    tags = clean_tags(tags, imported)
     if not imported:
-        not_a_personal_note(store, body, allowed)
-    return store.add(agent, category, body, clean_tags(tags, imported) + allowed)
+        not_a_personal_note(store, body, allowed, tags)
+    return store.add(agent, category, body, tags + allowed)
 
 
 COPY_SCAN_FILES = 300  # without an index, a category of at most this many files is read to find a copy
@@ -188,12 +190,12 @@ def _store_edit(
         store.check_size(text)
         check_secrets(text, allow_secret)
     allowed = allow_tags(allow)
-    if text is not None:
-        not_a_personal_note(store, text, allowed)
     if tags is not None:  # the tags typed replace the tags typed before, never the entry's state
         from memcli.storage.store import is_state_tag
 
         tags = clean_tags(tags) + [t for t in located.entry.tags if is_state_tag(t)]
+    if text is not None or tags is not None:  # (new tags alone: the text stays as it was allowed)
+        not_a_personal_note(store, text or "", allowed, tags)
     return store.update(located.agent, located.entry.id, text, tags, allowed)
 
 
@@ -457,9 +459,9 @@ def _store_successor(
     check_secrets(body, allow_secret)
     no_allowances(vault.hashtags(body))
     allowed = allow_tags(allow)
-    not_a_personal_note(store, body, allowed)
     kept = [t for t in old.tags if not t.startswith((SUPERSEDES, "allow-"))]  # an allowance is for its text only
     new_tags = vault.merge_tags(kept, clean_tags(tags) + allowed)
+    not_a_personal_note(store, body, allowed, new_tags)
     return store.add(located.agent, located.category, body, new_tags + [f"{SUPERSEDES}{old.id}"])
 
 

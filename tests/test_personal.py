@@ -1000,6 +1000,104 @@ def test_notes_written_without_spaces_are_left_out_and_refused(tmp_path: Path, n
     run("add", "dev", "lessons", other, cwd=repo, env=env, check=True)
 
 
+@pytest.mark.parametrize(
+    ("note", "said"),
+    [
+        ("قطتي تحب السمك كثيرا جدا", "قِطَّتي تُحِبُّ السَّمَكَ كَثيرًا جِدًّا"),  # Arabic with its vowel marks
+        ("החתול שלי אוהב דגים מאוד", "הֶחָתוּל שֶׁלִּי אוֹהֵב דָּגִים מְאוֹד"),  # Hebrew with its points
+        ("sandbox redis port 6380", "Configure SANDBOX_REDIS_PORT=6380 for local runs"),
+        ("staging Redis 6380", "export stagingRedis:6380"),
+        ("my sandbox Redis listens on port 6380", "MySandboxRedisListensOnPort6380"),
+        ("staging Redis 6380", "Lesson learned: staging Redis ٦٣٨٠ is the port to use."),  # Arabic-Indic digits
+        ("my sandbox Redis listens on port 6380", "Gotcha: my sаndbox Rеdis listеns on port 6380."),  # Cyrillic а, е
+        ("my sandbox Redis listens on port 6380", "The URL had my%20sandbox%20Redis%20listens%20on%20port%206380"),
+        ("my sandbox Redis listens on port 6380", "my sand&shy;box Re&#100;is lis&#116;ens on port 6380"),
+        ("ฉันชอบกินข้าวผัดกระเพราทุกวัน", "ฉัน ชอบ กิน ข้าวผัด กระเพรา ทุก วัน"),  # Thai, with spaces put in
+        ("我的密码管理器是一个叫做保险箱的工具", "我的 密码 管理器 是 一个 叫做 保险箱 的 工具"),
+    ],
+)
+def test_a_note_in_other_scripts_marks_digits_or_code_is_still_left_out(note: str, said: str):
+    """Round seven: vowel marks of other scripts, identifiers (underscores, camelCase), other
+    scripts' digits, Latin look-alikes, %-escapes and HTML entities, and spaces put between words
+    of scripts written without them hide nothing."""
+    from memcli.capture import personal
+
+    found = [(1, personal._words(note))]
+    assert personal._Finder(found).note(personal._words(said, parts=True)) == 1
+    message = {"text": "Fine. " + said + "\nNext the cache."}
+    assert personal.withhold([message], found) == 1 and message["text"].endswith("Next the cache.")
+
+
+def test_scripts_with_vowel_signs_are_read_as_whole_words():
+    """Hindi's vowel signs are marks, not word characters: its words fell apart into letters that
+    every Hindi sentence holds, so unrelated team sentences were withheld and refused."""
+    from memcli.capture import personal
+
+    note = "मेरा सैंडबॉक्स सर्वर दिल्ली में चलता है"
+    assert personal._words(note) == {"मेरा", "सैंडबॉक्स", "सर्वर", "दिल्ली", "में", "चलता", "है"}
+    found = [(1, personal._words(note))]
+    for other in (
+        "कृपया सभी परिवर्तनों के लिए मर्ज अनुरोध खोलें, माइग्रेशन हमेशा टेस्ट से पहले चलाना है।",
+        "हमने डेटाबेस के लिए पोस्टग्रेस चुना क्योंकि यह स्थिर है और सर्वर पर चलता है।",
+    ):
+        message = {"text": other}
+        assert personal.withhold([message], found) == 0 and message["text"] == other
+    said = {"text": "नोट्स के अनुसार: मेरा सैंडबॉक्स सर्वर दिल्ली में चलता है।"}
+    assert personal.withhold([said], found) == 1
+
+
+def test_a_path_to_the_personal_memory_however_spelled_is_left_out_of_the_tools_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
+    from memcli.capture import personal
+
+    home = tmp_path / "home"
+    (home / "mine").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("MEMCLI_USER_DIR", str(home / "mine"))
+    found = [(1, personal._words("my sandbox Redis listens on 6380"))]
+    for value in (
+        "cat ~/mine/.memory/dev/lessons/x.md",
+        f"cd {home}/./mine && git log -p",
+        f"{home}//mine/.memory/dev/lessons/1795-x.md",
+        f"{home}/../home/mine/.memory/dev/lessons/x.md",
+        f"less --file={home}/mine/.memory/dev/lessons/x.md",
+    ):
+        assert personal.withhold_activity([("ran", value)], found) == [("ran", personal.WITHHELD)], value
+    kept = [("ran", "pytest -q tests/"), ("edited", f"{home}/mined/notes.md")]
+    assert personal.withhold_activity(kept, found) == kept
+
+
+def test_project_md_and_tags_that_say_a_personal_note_again_are_refused(tmp_path: Path):
+    env = user_env(tmp_path)
+    repo = make_repo(tmp_path / "repo", env)
+    run("add", "--user", "dev", "lessons", "My sandbox Redis listens on port 6380", cwd=repo, env=env, check=True)
+    before = (repo / ".memory" / "_project.md").read_bytes()
+    refused = run("edit", "_project", "Team notes. My sandbox Redis listens on port 6380.", cwd=repo, env=env)
+    assert refused.returncode == 1 and "says your personal note" in refused.stderr
+    assert (repo / ".memory" / "_project.md").read_bytes() == before
+    odd = run("edit", "_project", "x", "--allow", "override", cwd=repo, env=env)
+    assert odd.returncode == 1 and "--allow personal" in odd.stderr
+    run(
+        "edit",
+        "_project",
+        "Team notes. My sandbox Redis listens on port 6380.",
+        "--allow",
+        "personal",
+        cwd=repo,
+        env=env,
+        check=True,
+    )
+    assert "6380" in (repo / ".memory" / "_project.md").read_text()
+    tags = ["--tag", "sandbox", "--tag", "redis", "--tag", "listens", "--tag", "6380"]
+    refused = run("add", "dev", "lessons", "Ops: see tags", *tags, cwd=repo, env=env)
+    assert refused.returncode == 1 and "says your personal note" in refused.stderr
+    entry = run("add", "dev", "lessons", "Ops: see tags", cwd=repo, env=env, check=True).stdout.strip()
+    refused = run("edit", "dev", entry, *tags, cwd=repo, env=env)
+    assert refused.returncode == 1 and "says your personal note" in refused.stderr
+    run("edit", "dev", entry, "--tag", "ops", cwd=repo, env=env, check=True)
+
+
 def _run_hook(settings: Path, event: str, payload: dict, env: dict, cwd: Path) -> subprocess.CompletedProcess:
     """The hook command a settings file wires for ``event``, run by a shell as the agent runs it."""
     data = json.loads(settings.read_text())

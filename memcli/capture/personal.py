@@ -22,33 +22,75 @@ SHARE = 0.6  # of a longer note's words that a sentence must hold
 LEAST = 3  # words, at least, for a note of four words or more
 WINDOW = 3  # lines or sentences a note said over several is looked for in
 ENDS = ".!?;。！？；"  # what ends a sentence (the last four: Chinese and Japanese, with no space after)
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"[^\W_]+")  # (an underscore parts words: SANDBOX_REDIS_PORT)
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])\s*|\n")
 _USER_FLAG = re.compile(r"\s--user\b")
-# Kana, CJK ideographs (with their extensions and compatibility forms) and Hangul syllables.
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
-_TOKEN = re.compile(f"([{_CJK}]+)|[^\\W{_CJK}]+")
+# Scripts written without spaces between words, counted by pairs of neighbouring characters: kana,
+# CJK ideographs (with their extensions and compatibility forms), Hangul syllables, Thai, Lao,
+# Myanmar and Khmer.
+_PAIRED = (
+    "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
+    "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
+)
+# Scripts of India and Sri Lanka: their vowel signs (marks, not ``\w``) belong inside the word.
+_INDIC = "\u0900-\u0963\u0966-\u0dff"
+_TOKEN = re.compile(f"([{_PAIRED}]+)|(?:[^\\W_{_PAIRED}]|[{_INDIC}])+")
+_SPACED = re.compile(f"(?<=[{_PAIRED}])\\s+(?=[{_PAIRED}])")  # spaces put between such words
 _MARKER = re.compile("⟨U\\+[0-9A-F]{4,6}⟩")  # an invisible character a saved message shows (reveal_invisible)
-# Combining marks (accents, after decomposition) and invisible characters that may sit inside a word.
+# Accents and vowel points (after decomposition: Latin's, Hebrew's, Arabic's with its tatweel) and
+# invisible characters that may sit inside a word.
 _DROPPED = re.compile(
     "[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+    "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u0640\u064b-\u065f\u0670\u06d6-\u06ed"
     "\u00ad\u034f\u061c\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff"
     "\U000e0000-\U000e0fff]"
 )
+_DIGITS = re.compile(r"(?![0-9])\d")  # a digit of another script: ٦٣٨٠ is 6380
+# Cyrillic and Greek letters that look like Latin ones (after case folding): "sаndbox" with a Cyrillic а.
+_LOOKALIKES = str.maketrans("аеорсухіјѕԁһԛԝӏвнмткαοικνρτυχε", "aeopcyxijsdhqwlbhmtkaoikvptuxe")
+_CAMEL = re.compile(
+    r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[a-zA-Z])(?=[0-9])"
+)  # stagingRedis, HTTPServer, port6380
 
 
 def _plain(text: str) -> str:
-    """``text`` as words are compared: accents, invisible characters and the markers that show them
-    taken out, compatibility forms (fullwidth letters, ligatures) made plain, case folded."""
+    """``text`` as words are compared: HTML entities and %-escapes read; accents, vowel points,
+    invisible characters and the markers that show them taken out; compatibility forms (fullwidth
+    letters, ligatures) and other scripts' digits made plain; case folded; Cyrillic and Greek
+    look-alikes of Latin letters read as Latin."""
+    if "&" in text:
+        import html
+
+        text = html.unescape(text)
+    if "%" in text:
+        from urllib.parse import unquote
+
+        text = unquote(text)
     if text.isascii():
         return text.lower()
     import unicodedata
 
     text = _DROPPED.sub("", unicodedata.normalize("NFKD", _MARKER.sub("", text)))
-    return unicodedata.normalize("NFC", text).casefold()  # NFC: Hangul syllables made whole again
+    text = unicodedata.normalize("NFC", text).casefold()  # NFC: Hangul syllables made whole again
+    if not text.isascii():
+        text = _SPACED.sub("", text.translate(_LOOKALIKES))
+        text = _DIGITS.sub(lambda m: str(unicodedata.digit(m.group(), m.group())), text)
+    return text
 
 
-def _words(text: str) -> set[str]:
+def _words(text: str, parts: bool = False) -> set[str]:
+    """The words of ``text`` that say something (not stop words), in their plain form (``_plain``).
+    ``parts``: also the parts of words written in camelCase (``stagingRedis``: staging, redis), for
+    a text that may say a note again in code."""
+    words = _plain_words(text)
+    if parts:
+        split = _CAMEL.sub(" ", text)
+        if split != text:
+            words |= _plain_words(split)
+    return words
+
+
+def _plain_words(text: str) -> set[str]:
     from memcli.search.words import STOPWORDS
 
     text = _plain(text)
@@ -149,11 +191,11 @@ def withhold(messages: list[dict[str, Any]], found: list[tuple[int, set[str]]]) 
     changed = 0
     for m in messages:
         text = m["text"]
-        if not finder.by_word.keys() & _words(text):
+        if not finder.by_word.keys() & _words(text, parts=True):
             continue
         parts = _SENTENCE.split(text)
         seps = _SENTENCE.findall(text)
-        words = [_words(part) for part in parts]
+        words = [_words(part, parts=True) for part in parts]
         out = set()
         for i in range(len(parts)):
             if finder.note(words[i]) is not None:
@@ -181,7 +223,7 @@ def repeated(layout: Layout, text: str) -> int | None:
     if not found:
         return None
     finder = _Finder(found)
-    for words in (_words(text), *map(_words, _SENTENCE.split(text))):
+    for words in (_words(text, True), *(_words(part, True) for part in _SENTENCE.split(text))):
         hit = finder.note(words)
         if hit is not None:
             return hit
@@ -198,14 +240,34 @@ def withhold_activity(activity: list[tuple[str, str]], found: list[tuple[int, se
         return activity
     finder = _Finder(found)
     root = str(personal_root())
-    roots = {root, os.path.realpath(root)}
+    roots = {os.path.join(root, ""), os.path.join(os.path.realpath(root), "")}  # (a folder "mined" is not "mine")
     out = []
     for kind, value in activity:
         if (
-            finder.note(_words(value)) is not None
-            or any(r in value for r in roots)
+            finder.note(_words(value, parts=True)) is not None
+            or any(r in path for path in _paths(value) for r in roots)
             or ("memcli" in value and _USER_FLAG.search(value))
         ):
             value = WITHHELD
         out.append((kind, value))
+    return out
+
+
+_PATH = re.compile(r"[^\s'\"=:;|&<>()]*/[^\s'\"=:;|&<>()]*")  # a word of a command that names a folder or file
+
+
+def _paths(value: str) -> list[str]:
+    """A tool's command or file as written, and each path in it as written with ``~`` read, made
+    absolute without ``.``, ``..`` and doubled slashes, and with its symlinks followed: however
+    a path to the personal memory is spelled."""
+    from memcli.storage.paths import home_folder
+
+    out = [value + "/"]
+    home = home_folder()
+    for word in _PATH.findall(value):
+        if word.startswith("~") and os.path.isabs(home):
+            word = home + word[1:] if word[1:2] in ("", "/") else word
+        if os.path.isabs(word):
+            out.append(os.path.normpath(word) + "/")
+            out.append(os.path.realpath(word) + "/")
     return out

@@ -66,12 +66,19 @@ def run(
             raise MemcliError(
                 "your personal memory has no _project.md (its entries are what inject shows); nothing changed"
             )
-        if tag or allow:
+        if tag:
             raise MemcliError("_project.md has no tags; nothing changed")
+        allowed = api.allow_tags(allow)
+        if any(t != f"allow-{api.PERSONAL_RULE}" for t in allowed):
+            raise MemcliError(
+                f"_project.md takes no --allow but --allow {api.PERSONAL_RULE} (it has no tags to record one);"
+                " nothing changed"
+            )
         if entry_id is not None and text is not None:
             raise MemcliError(f"unexpected argument {text!r}: `memcli edit _project [TEXT|-]`")
         shared = common.read_text_argument(entry_id, initial=store.read_project())
         api.check_secrets(shared, allow_secret)
+        api.not_a_personal_note(store, shared, allowed)
         store.write_project(shared if shared.endswith("\n") or not shared else shared + "\n")
         echo(f"updated {store.layout.project_file}", err=True)
         return 0
