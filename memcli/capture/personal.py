@@ -146,30 +146,35 @@ def _enough(held: int, size: int) -> bool:
 
 
 class _Finder:
-    """The notes by word, to find the one a sentence repeats."""
+    """The notes by word, to find the one a sentence repeats.
+
+    A note is looked up by its rarest words only: a sentence that holds ``need`` of a note's
+    ``size`` words misses at most ``size - need`` of them, so it holds one of any ``size - need + 1``
+    (prefix filtering).  Its rarest words (held by the fewest notes) make those keys, so a word
+    every note holds ("use", "test") leads to none, and each note found is checked whole."""
 
     def __init__(self, found: list[tuple[int, set[str]]]):
         self.found = found
-        self.by_word: dict[str, list[int]] = {}
-        for n, (_, note) in enumerate(found):
-            for word in note:
-                self.by_word.setdefault(word, []).append(n)
         # how many of each note's words say it again (``_enough``)
         self.need = [next(h for h in range(len(note) + 1) if _enough(h, len(note))) for _, note in found]
+        holders: dict[str, int] = {}
+        for _, note in found:
+            for word in note:
+                holders[word] = holders.get(word, 0) + 1
+        self.by_word: dict[str, list[int]] = {}  # a note's keys: its rarest words
+        for n, (_, note) in enumerate(found):
+            keys = sorted(note, key=lambda w: (holders[w], w))[: len(note) - self.need[n] + 1]
+            for word in keys:
+                self.by_word.setdefault(word, []).append(n)
 
     def _hit(self, words: set[str]) -> tuple[int, set[str]] | None:
         """The first note (in ``found``'s order) these words repeat."""
-        from collections import Counter
-        from itertools import chain
-
-        by_word = self.by_word
-        lists = [notes for w in words if (notes := by_word.get(w))]
-        if not lists:
-            return None
-        need = self.need
-        # each note's words among these (counted once: ``words`` is a set), counted in C
-        hits = [n for n, held in Counter(chain.from_iterable(lists)).items() if held >= need[n]]
-        return self.found[min(hits)] if hits else None
+        by_word, found, need = self.by_word, self.found, self.need
+        candidates = {n for w in words if (notes := by_word.get(w)) for n in notes}
+        for n in sorted(candidates):
+            if len(found[n][1] & words) >= need[n]:
+                return found[n]
+        return None
 
     def note(self, words: set[str]) -> int | None:
         """The id of a note these words repeat, or None."""
