@@ -499,3 +499,12 @@ def test_the_first_word_filter_finds_what_searching_every_pattern_finds(before, 
     for patterns, any_of in ((extract.DECISION, extract._ANY_DECISION), (extract.LESSON, extract._ANY_LESSON)):
         every = re.compile("|".join(f"(?:{p.pattern})" for p in patterns), re.IGNORECASE)
         assert any_of.search(line) == bool(every.search(line)), line
+
+
+def test_a_change_of_measure_is_a_lesson_and_a_line_of_many_is_read_once():
+    from memcli.capture import extract
+
+    said = "Latency went from 300 ms to 40 ms once the queries were batched."
+    assert extract.extract([{"role": "agent", "text": said}]).lessons == [said]
+    many = ("went from a " * 1400)[:16000]  # (bounded pattern: one pass, not one per "went from")
+    assert extract.extract([{"role": "agent", "text": many}]).lessons == []

@@ -1334,3 +1334,17 @@ def wiring_command(client: str) -> str:
     from memcli.agents.wiring import hook_command
 
     return hook_command(client, "dev")
+
+
+def test_a_tilde_in_memcli_user_dir_without_a_home_folder_is_never_the_root(monkeypatch: pytest.MonkeyPatch):
+    """Python reads `~` with an empty HOME as `/`: `MEMCLI_USER_DIR=~/memory` left unexpanded (an env
+    file, a unit) with HOME="" (cron, a container) made and git-initialised `/memory`."""
+    from memcli.storage import paths
+
+    monkeypatch.setenv("HOME", "")
+    for named in ("~/memory", "~"):
+        monkeypatch.setenv("MEMCLI_USER_DIR", named)
+        assert not paths.personal_root().is_absolute(), named  # relative: refused by not_personal
+    monkeypatch.setenv("HOME", "/home/someone")
+    monkeypatch.setenv("MEMCLI_USER_DIR", "~/memory")
+    assert paths.personal_root() == Path("/home/someone/memory")

@@ -102,7 +102,7 @@ LESSON = [
         r"\bdoes\s+not\s+(use|keep|pick|work|batch)\b",
         r"\bare\s+not\s+batched\b",
         r"\b(even\s+though|even\s+in)\b",
-        r"\bwent\s+from\s+\S+.*\bto\s+\S+",
+        r"\bwent\s+from\s+\S+.{0,200}?\bto\s+\S+",  # (bounded: a line of many "went from" is not quadratic)
         r"\bcut\s+\d+\s*(kb|mb|ms|s)\b",
         r"\bis\s+(latin-1|not\s+utf-8|not\s+utc)\b",
         r"\bnot\s+(0|1)-based\b",

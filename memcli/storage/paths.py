@@ -166,7 +166,9 @@ def personal_root() -> Path:
     ``~/Library/Application Support``).  Computed from the environment alone: no file is looked at."""
     given = os.environ.get(USER_ENV)
     if given:
-        path = Path(given).expanduser()
+        if given == "~" or given.startswith("~/"):  # read with home_folder: an empty HOME is none, not "/"
+            given = os.path.join(home_folder(), given[2:])
+        path = Path(given).expanduser()  # (~user)
         if not path.is_absolute():  # the same folder from every folder: a relative one is under HOME
             path = Path(home_folder()) / path
         return path.parent if path.name == MEMORY_DIR else path  # (relative only when HOME is: not_personal)
