@@ -508,3 +508,44 @@ def test_a_change_of_measure_is_a_lesson_and_a_line_of_many_is_read_once():
     assert extract.extract([{"role": "agent", "text": said}]).lessons == [said]
     many = ("went from a " * 1400)[:16000]  # (bounded pattern: one pass, not one per "went from")
     assert extract.extract([{"role": "agent", "text": many}]).lessons == []
+
+
+_PIECES = st.sampled_from(
+    [
+        "<system-reminder>",
+        "</system-reminder>",
+        "<attached_files>",
+        "</attached_files>",
+        "<user_query>",
+        "</user_query>",
+        " ",
+        "\n",
+        "x",
+        "said",
+        "<",
+        ">",
+        "</",
+        "\u2028",
+    ]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_PIECES, max_size=25))
+def test_harness_tags_are_taken_out_as_the_regular_expressions_did(parts):
+    """The one-pass readers of harness tags (quadratic as regular expressions on a tag that never
+    closes) answer as those expressions did."""
+    from memcli.storage import transcripts
+
+    text = "".join(parts)
+    added = re.compile(
+        r"<(system-reminder|system_reminder|user-prompt-submit-hook|additional_data|attached_files|cursor_commands)>"
+        r".*?</\1>\s*",
+        re.S,
+    )
+    assert transcripts.strip_noise(text) == added.sub("", text)
+    assert transcripts.inner_elements(text, "user_query") == re.findall(
+        r"<user_query>\s*(.*?)\s*</user_query>", text, re.S
+    )
+    whole = re.match(r"^\s*<user_query>\s*(.*?)\s*</user_query>\s*$", text, re.S)
+    assert transcripts.only_element(text, "user_query") == (whole.group(1) if whole else None)

@@ -39,6 +39,7 @@ from memcli.storage.transcripts import (
     noise,
     relative_to,
     session_cwd,
+    only_element,
     strip_noise,
     tool_activity,
 )
@@ -50,7 +51,6 @@ if TYPE_CHECKING:
 ROLES = {"assistant": "agent", "ai": "agent", "model": "agent", "bot": "agent", "human": "user"}
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _TRANSCRIPT_TYPE = "type"  # the key of a Claude Code transcript line's kind
-_USER_QUERY = re.compile(r"^\s*<user_query>\s*(.*?)\s*</user_query>\s*$", re.S)
 _TEXT_BLOCKS = ("text", "input_text", "output_text")  # the last two: Codex's session files
 # What Codex itself puts into a session as user messages: its environment, the AGENTS.md text.
 _CODEX_CONTEXT = re.compile(r"\s*(?:<environment_context>|<user_instructions>|# AGENTS\.md instructions)")
@@ -142,9 +142,9 @@ def normalise_message(raw: Any, where: str) -> dict[str, Any] | None:
     role = ROLES.get(role.lower(), role.lower())
     text = strip_noise(text)  # system reminders, hook output, attachments: not the person's words
     if role == "user":
-        match = _USER_QUERY.match(text)
-        if match:
-            text = match.group(1)
+        query = only_element(text, "user_query")  # the prompt is all one <user_query>…</user_query> (Cursor)
+        if query is not None:
+            text = query
     text = strip_injected(text)  # the memory block memcli put into the prompt never comes back
     if not text.strip() or noise(text):
         return None  # the prompt held nothing but the block, or a slash command, its output, a summary

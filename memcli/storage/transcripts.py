@@ -31,11 +31,9 @@ _NOISE = re.compile(
     r")"
 )
 # Parts of a message that the agent or the harness added: reminders, hook output, attachments.
-_ADDED = re.compile(
-    r"<(system-reminder|system_reminder|user-prompt-submit-hook|additional_data|attached_files|cursor_commands)>"
-    r".*?</\1>\s*",
-    re.S,
-)
+_ADDED_TAGS = r"system-reminder|system_reminder|user-prompt-submit-hook|additional_data|attached_files|cursor_commands"
+_ADDED_OPEN = re.compile(f"<({_ADDED_TAGS})>")
+_SPACES = re.compile(r"\s*")
 # Tools that change a file, and the input keys that name it (Claude Code, Cursor, Codex).
 _FILE_TOOLS = {
     "edit",
@@ -59,7 +57,61 @@ def strip_noise(text: str) -> str:
     """``text`` without the parts the harness added to it (reminders, hook output, attachments)."""
     if "<" not in text:
         return text
-    return _ADDED.sub("", text)
+    return _without_elements(text, _ADDED_OPEN, trailing=True)
+
+
+def _without_elements(text: str, opening: re.Pattern[str], trailing: bool = False) -> str:
+    """``text`` without each ``<tag>…</tag>`` that ``opening`` opens (to its nearest closing tag; one
+    that never closes stays), with the blank space after it when ``trailing``.  As the regular
+    expression ``<(tag)>.*?</\\1>\\s*`` would, but in one pass: that expression read the rest of
+    the text again from every opening tag without a closing one (quadratic: "<system-reminder>"
+    20,000 times took minutes)."""
+    out, pos, unclosed = [], 0, set()
+    for m in opening.finditer(text):
+        tag = m.group(1)
+        if m.start() < pos or tag in unclosed:
+            continue
+        end = text.find(f"</{tag}>", m.end())
+        if end < 0:
+            unclosed.add(tag)  # none after this one either
+            continue
+        end += len(tag) + 3
+        if trailing:
+            end = _SPACES.match(text, end).end()  # type: ignore[union-attr]
+        out.append(text[pos : m.start()])
+        pos = end
+    if not out:
+        return text
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def only_element(text: str, tag: str) -> str | None:
+    """The stripped text of ``<tag>…</tag>`` when that is all ``text`` holds (but blank space), else
+    None (as ``^\\s*<tag>\\s*(.*?)\\s*</tag>\\s*$`` found it, without its quadratic reading)."""
+    whole = text.strip()
+    opening, closing = f"<{tag}>", f"</{tag}>"
+    if whole.startswith(opening) and whole.endswith(closing) and len(whole) >= len(opening) + len(closing):
+        return whole[len(opening) : -len(closing)].strip()
+    return None
+
+
+def inner_elements(text: str, tag: str) -> list[str]:
+    """The text of each ``<tag>…</tag>`` in ``text``, stripped, in one pass (as
+    ``<tag>\\s*(.*?)\\s*</tag>`` found them, without reading the rest of the text again from every
+    opening tag without a closing one)."""
+    found: list[str] = []
+    pos = 0
+    opening, closing = f"<{tag}>", f"</{tag}>"
+    while True:
+        start = text.find(opening, pos)
+        if start < 0:
+            return found
+        end = text.find(closing, start + len(opening))
+        if end < 0:
+            return found
+        found.append(text[start + len(opening) : end].strip())
+        pos = end + len(closing)
 
 
 def noise(text: str) -> bool:
@@ -150,7 +202,6 @@ def _activity(calls: list[tuple[str, Any]]) -> list[tuple[str, str]]:
 _TURN = re.compile(r"^(user|assistant):[ \t]*$", re.M)
 _TOOL_BLOCK = re.compile(r"^\[(?:Tool call|Tool result)\][^\n]*\n(?:(?:[ \t]+[^\n]*|)\n)*", re.M)
 _THINKING = re.compile(r"^\[Thinking\][^\n]*\n?", re.M)
-_CURSOR_USER_QUERY = re.compile(r"<user_query>\s*(.*?)\s*</user_query>", re.S)
 
 
 def looks_like_cursor_text(text: str) -> bool:
@@ -174,7 +225,7 @@ def cursor_text(text: str) -> tuple[list[dict[str, str]], list[tuple[str, str]]]
         body = text[turn.end() : turns[n + 1].start() if n + 1 < len(turns) else len(text)]
         role = turn.group(1)
         if role == "user":
-            queries = _CURSOR_USER_QUERY.findall(body)
+            queries = inner_elements(body, "user_query")
             body = "\n\n".join(queries) if queries else body
         else:
             body = _THINKING.sub("", _TOOL_BLOCK.sub("", body + "\n"))
