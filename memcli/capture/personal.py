@@ -15,6 +15,7 @@ import os
 import re
 from typing import Any
 
+from memcli.storage.guard import INVISIBLE_CLASS
 from memcli.storage.paths import Layout
 
 WITHHELD = "[a personal note, left out by memcli]"
@@ -38,12 +39,13 @@ _TOKEN = re.compile(f"([{_PAIRED}]+)|(?:[^\\W_{_PAIRED}]|[{_INDIC}])+")
 _SPACED = re.compile(f"(?<=[{_PAIRED}])\\s+(?=[{_PAIRED}])")  # spaces put between such words
 _MARKER = re.compile("⟨U\\+[0-9A-F]{4,6}⟩")  # an invisible character a saved message shows (reveal_invisible)
 # Accents and vowel points (after decomposition: Latin's, Hebrew's, Arabic's with its tatweel) and
-# invisible characters that may sit inside a word.
+# the invisible characters the content rules name (``guard.INVISIBLE_CLASS``), which may sit inside
+# a word.  (Only a write or a checkpoint imports this module, and both load the rules already.)
 _DROPPED = re.compile(
     "[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
     "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u0640\u064b-\u065f\u0670\u06d6-\u06ed"
-    "\u00ad\u034f\u061c\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff"
-    "\U000e0000-\U000e0fff]"
+    + INVISIBLE_CLASS
+    + "]"
 )
 _DIGITS = re.compile(r"(?![0-9])\d")  # a digit of another script: ٦٣٨٠ is 6380
 # Cyrillic and Greek letters that look like Latin ones (after case folding): "sаndbox" with a Cyrillic а.

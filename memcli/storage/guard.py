@@ -136,7 +136,7 @@ RULES: dict[str, str] = {
 
 # Code points that are never legitimate (see the module docstring), as one character class.
 # Category Cf and Cc as of Unicode 16 and Default_Ignorable_Code_Point, plus U+2028, U+2029, U+2800.
-_INVISIBLE_CLASS = (
+INVISIBLE_CLASS = (
     "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"  # C0 (not \t \n \r) and C1 controls, DEL
     "\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2"
     "\u115f\u1160\u17b4\u17b5\u180b-\u180f"
@@ -177,10 +177,10 @@ _MARKS = _Lazy(
     "|\U000e0077\U000e006c\U000e0073)\U000e007f)"
     "|(?P<selector>(?<=[" + _EMOJI_CLASS + "#*0-9])[\ufe0e\ufe0f])"
     "|(?P<zwj>(?:(?<=[" + _EMOJI_CLASS + "])|(?<=[" + _EMOJI_CLASS + "]\ufe0f))\u200d(?=[" + _EMOJI_CLASS + "]))"
-    "|[" + _INVISIBLE_CLASS + "]|\r(?!\n)"
+    "|[" + INVISIBLE_CLASS + "]|\r(?!\n)"
 )
 # What can be marked at all: a plain character class, searched fast (_MARKS has lookbehinds).
-_CANDIDATES = _Lazy("[" + _INVISIBLE_CLASS + "]|\r(?!\n)")
+_CANDIDATES = _Lazy("[" + INVISIBLE_CLASS + "]|\r(?!\n)")
 _ASCII_MARKS = _Lazy("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)")
 
 
