@@ -1182,6 +1182,7 @@ def test_a_clones_own_import_is_not_held_back_by_a_teammates_import_of_the_same_
 def test_no_home_folder_is_no_claude_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     """An empty or relative HOME is no home folder: Claude Code's folder is not looked for under `/`
     or the working folder (Python's expanduser reads an empty HOME as `/`)."""
+    from memcli.errors import MemcliError
     from memcli.upkeep import imports
 
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
@@ -1191,6 +1192,8 @@ def test_no_home_folder_is_no_claude_folder(monkeypatch: pytest.MonkeyPatch, tmp
         assert imports.claude_config_dir() is None
         assert imports.claude_memory_folder(tmp_path) is None
         assert imports.personal_sources(tmp_path) == (None, [])
+        with pytest.raises(MemcliError, match="no home folder to find ~/CLAUDE.md in"):
+            imports.find_sources(tmp_path, ["~/CLAUDE.md"], cwd=tmp_path)  # never /CLAUDE.md
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
     assert imports.claude_config_dir() == tmp_path / "claude"
     monkeypatch.setenv("HOME", str(tmp_path))

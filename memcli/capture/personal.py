@@ -267,13 +267,11 @@ def _paths(value: str) -> list[str]:
     """A tool's command or file as written, and each path in it as written with ``~`` read, made
     absolute without ``.``, ``..`` and doubled slashes, and with its symlinks followed: however
     a path to the personal memory is spelled."""
-    from memcli.storage.paths import home_folder
+    from memcli.storage.paths import expand_home
 
     out = [value + "/"]
-    home = home_folder()
     for word in _PATH.findall(value):
-        if word.startswith("~") and os.path.isabs(home):
-            word = home + word[1:] if word[1:2] in ("", "/") else word
+        word = expand_home(word) or word
         if os.path.isabs(word):
             out.append(os.path.normpath(word) + "/")
             out.append(os.path.realpath(word) + "/")

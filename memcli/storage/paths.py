@@ -160,15 +160,22 @@ def home_folder() -> str:
     return os.path.expanduser("~")
 
 
+def expand_home(text: str) -> str | None:
+    """``text`` with a leading ``~`` or ``~user`` read as the home folder; None when it names the
+    home folder and there is none (``home_folder``: Python reads ``~/x`` with an empty HOME as ``/x``)."""
+    if text == "~" or text.startswith("~/"):
+        home = home_folder()
+        return os.path.join(home, text[2:]) if os.path.isabs(home) else None
+    return os.path.expanduser(text)
+
+
 def personal_root() -> Path:
     """The folder that holds the personal ``.memory/``: ``$MEMCLI_USER_DIR``, else ``memcli/personal``
     in the user's data folder (``$XDG_DATA_HOME``, default ``~/.local/share``; on macOS
     ``~/Library/Application Support``).  Computed from the environment alone: no file is looked at."""
     given = os.environ.get(USER_ENV)
     if given:
-        if given == "~" or given.startswith("~/"):  # read with home_folder: an empty HOME is none, not "/"
-            given = os.path.join(home_folder(), given[2:])
-        path = Path(given).expanduser()  # (~user)
+        path = Path(expand_home(given) or given)  # (no home folder: "~/x" stays relative, which is refused)
         if not path.is_absolute():  # the same folder from every folder: a relative one is under HOME
             path = Path(home_folder()) / path
         return path.parent if path.name == MEMORY_DIR else path  # (relative only when HOME is: not_personal)

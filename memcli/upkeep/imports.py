@@ -73,7 +73,7 @@ import textwrap
 from pathlib import Path
 
 from memcli.errors import MemcliError
-from memcli.storage.paths import INSTRUCTION_SOURCES, home_folder
+from memcli.storage.paths import INSTRUCTION_SOURCES, expand_home, home_folder
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -478,10 +478,10 @@ def claude_memory_folder(root: Path) -> Path | None:
             continue
         chosen = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
         if isinstance(chosen, str) and chosen.strip():
-            chosen = chosen.strip()
-            if chosen.startswith("~") and not os.path.isabs(home_folder()):
+            expanded = expand_home(chosen.strip())
+            if expanded is None:
                 return None  # no home folder to find it in
-            folder = Path(os.path.expanduser(chosen))
+            folder = Path(expanded)
             folder = folder if folder.is_absolute() else root / folder
             return folder if folder.is_dir() else None
     if config is None:
@@ -581,7 +581,10 @@ def find_sources(root: Path, given: list[str], cwd: Path | None = None, user: bo
             out.extend(_known(root, pattern))
         return _unique(out)
     for text in given:
-        path = Path(os.path.expanduser(text))
+        expanded = expand_home(text)
+        if expanded is None:
+            raise MemcliError(f"no home folder to find {text} in (HOME is {home_folder()!r}); nothing imported")
+        path = Path(expanded)
         path = path if path.is_absolute() else cwd / path
         if not os.path.lexists(path):
             raise MemcliError(f"no such file or folder: {text}; nothing imported")
