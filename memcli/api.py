@@ -162,15 +162,23 @@ def _store_new(
     means to break, kept as ``allow-RULE`` tags), and but for an import's item (``imported``: see
     ``add``), the personal notes (``not_a_personal_note``) and state tags (``clean_tags``)."""
     store.check(agent, category)
-    body = require_text(check_text(text))
-    store.check_size(body)  # before the secret scan: a 20 MB text is refused at once
-    check_secrets(body, allow_secret)
-    no_allowances(vault.hashtags(body))
+    body = _checked_text(store, text, allow_secret)
     allowed = allow_tags(allow)
     tags = clean_tags(tags, imported)
     if not imported:
         not_a_personal_note(store, body, allowed, tags)
     return store.add(agent, category, body, tags + allowed)
+
+
+def _checked_text(store: Store, text: str, allow_secret: bool) -> str:
+    """A new text for an entry (``add``, ``edit``, ``supersede``), checked: UTF-8 and not blank,
+    its size (before the secret scan: a 20 MB text is refused at once), secrets, and no
+    ``#allow-RULE`` written in it (an allowance is ``--allow``'s alone)."""
+    body = require_text(check_text(text))
+    store.check_size(body)
+    check_secrets(body, allow_secret)
+    no_allowances(vault.hashtags(body))
+    return body
 
 
 COPY_SCAN_FILES = 300  # without an index, a category of at most this many files is read to find a copy
@@ -186,9 +194,7 @@ def _store_edit(
 ) -> Located:
     """New text (None: unchanged) and, if given, new tags for an entry, checked as ``add`` checks."""
     if text is not None:
-        text = require_text(check_text(text))
-        store.check_size(text)
-        check_secrets(text, allow_secret)
+        text = _checked_text(store, text, allow_secret)
     allowed = allow_tags(allow)
     if tags is not None:  # the tags typed replace the tags typed before, never the entry's state
         from memcli.storage.store import is_state_tag
@@ -454,10 +460,7 @@ def _store_successor(
     newest = newest_version(store, located)
     if newest is not None:
         raise MemcliError(f"entry {old.id} is superseded by {newest} already; supersede {newest} instead")
-    body = require_text(check_text(text))
-    store.check_size(body)
-    check_secrets(body, allow_secret)
-    no_allowances(vault.hashtags(body))
+    body = _checked_text(store, text, allow_secret)
     allowed = allow_tags(allow)
     kept = [t for t in old.tags if not t.startswith((SUPERSEDES, "allow-"))]  # an allowance is for its text only
     new_tags = vault.merge_tags(kept, clean_tags(tags) + allowed)

@@ -956,7 +956,7 @@ def test_a_common_tag_or_line_on_somebodys_branch_holds_nothing_we_write(team):
     assert "blue-green" in out and "full test suite" in out and "Held back" not in out
 
 
-@pytest.mark.parametrize("how", ["tag", "hashtag", "edit", "supersede"])
+@pytest.mark.parametrize("how", ["tag", "hashtag", "edit", "edit-hashtag", "supersede"])
 def test_an_allowance_is_written_only_by_a_persons_allow(mem: Path, how: str):
     """``allow-RULE`` tags let a text break a content rule; given as a plain tag (a tool's ``tags``, a
     #hashtag in the text, an edit's tags) they would let any face, the MCP server's too, store a
@@ -966,6 +966,7 @@ def test_an_allowance_is_written_only_by_a_persons_allow(mem: Path, how: str):
         "tag": ["add", "dev", "decisions", PAYLOAD, "--tag", "allow-remote-code"],
         "hashtag": ["add", "dev", "decisions", PAYLOAD + " #allow-remote-code"],
         "edit": ["edit", "dev", honest, PAYLOAD, "--tag", "allow-remote-code"],
+        "edit-hashtag": ["edit", "dev", honest, PAYLOAD + " #allow-remote-code"],
         "supersede": ["supersede", "dev", honest, PAYLOAD + " #allow-remote-code"],
     }[how]
     before = tree(mem / ".memory")
