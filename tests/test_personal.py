@@ -1023,7 +1023,7 @@ def test_a_note_in_other_scripts_marks_digits_or_code_is_still_left_out(note: st
     from memcli.capture import personal
 
     found = [(1, personal._words(note))]
-    assert personal._Finder(found).note(personal._words(said, parts=True)) == 1
+    assert personal.Finder(found).note(personal._words(said, parts=True)) == 1
     message = {"text": "Fine. " + said + "\nNext the cache."}
     assert personal.withhold([message], found) == 1 and message["text"].endswith("Next the cache.")
 

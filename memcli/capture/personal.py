@@ -55,6 +55,10 @@ _CAMEL = re.compile(
 )  # stagingRedis, HTTPServer, port6380
 
 
+# A word that holds one of _CAMEL's boundaries (from the word's start: one pass over a long word).
+_CAMEL_WORD = re.compile(r"(?<![^\W_])[^\W_]*?(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z]|[a-zA-Z][0-9])[^\W_]*")
+
+
 def _plain(text: str) -> str:
     """``text`` as words are compared: HTML entities and %-escapes read; accents, vowel points,
     invisible characters and the markers that show them taken out; compatibility forms (fullwidth
@@ -86,9 +90,8 @@ def _words(text: str, parts: bool = False) -> set[str]:
     a text that may say a note again in code."""
     words = _plain_words(text)
     if parts:
-        split = _CAMEL.sub(" ", text)
-        if split != text:
-            words |= _plain_words(split)
+        for word in _CAMEL_WORD.findall(text):  # only the words camelCase joins are read again, split
+            words |= _plain_words(_CAMEL.sub(" ", word))
     return words
 
 
@@ -127,7 +130,8 @@ def notes(layout: Layout) -> list[tuple[int, set[str]]]:
         store = Store(mine)
         for located in store.iter_entries():
             body = located.entry.body
-            for part in (body, *_SENTENCE.split(body)):  # the whole note, and each of its sentences and lines
+            parts = _SENTENCE.split(body)  # the whole note, and each of its sentences and lines (if several)
+            for part in [body, *parts] if len(parts) > 1 else parts:
                 words = _words(part)
                 if len(words) >= 2:  # a one-word note would take every sentence with that word
                     found.append((located.entry.id, words))
@@ -147,7 +151,7 @@ def _enough(held: int, size: int) -> bool:
     return held == size if size <= LEAST else held >= max(LEAST, SHARE * size)
 
 
-class _Finder:
+class Finder:
     """The notes by word, to find the one a sentence repeats.
 
     A note is looked up by its rarest words only: a sentence that holds ``need`` of a note's
@@ -169,6 +173,9 @@ class _Finder:
             for word in keys:
                 self.by_word.setdefault(word, []).append(n)
 
+    def __bool__(self) -> bool:
+        return bool(self.found)
+
     def _hit(self, words: set[str]) -> tuple[int, set[str]] | None:
         """The first note (in ``found``'s order) these words repeat."""
         by_word, found, need = self.by_word, self.found, self.need
@@ -189,20 +196,28 @@ class _Finder:
         return hit[1] if hit else None
 
 
-def withhold(messages: list[dict[str, Any]], found: list[tuple[int, set[str]]]) -> int:
+Found = list[tuple[int, set[str]]] | Finder  # the notes (``notes``), or their finder built once
+
+
+def _as_finder(found: Found) -> Finder:
+    return found if isinstance(found, Finder) else Finder(found)
+
+
+def withhold(messages: list[dict[str, Any]], found: Found) -> int:
     """Each sentence that repeats a note (``repeats``) replaced with ``WITHHELD``, in place; how
     many messages held one."""
     if not found:
         return 0
-    finder = _Finder(found)
+    finder = _as_finder(found)
+    keys = finder.by_word.keys()
     changed = 0
     for m in messages:
         text = m["text"]
-        if not finder.by_word.keys() & _words(text, parts=True):
-            continue
         parts = _SENTENCE.split(text)
-        seps = _SENTENCE.findall(text)
         words = [_words(part, parts=True) for part in parts]
+        if not any(keys & w for w in words):  # no sentence holds a word any note is found by
+            continue
+        seps = _SENTENCE.findall(text)
         out = set()
         for i in range(len(parts)):
             if finder.note(words[i]) is not None:
@@ -229,7 +244,7 @@ def repeated(layout: Layout, text: str) -> int | None:
     found = notes(layout)
     if not found:
         return None
-    finder = _Finder(found)
+    finder = Finder(found)
     for words in (_words(text, True), *(_words(part, True) for part in _SENTENCE.split(text))):
         hit = finder.note(words)
         if hit is not None:
@@ -237,7 +252,7 @@ def repeated(layout: Layout, text: str) -> int | None:
     return None
 
 
-def withhold_activity(activity: list[tuple[str, str]], found: list[tuple[int, set[str]]]) -> list[tuple[str, str]]:
+def withhold_activity(activity: list[tuple[str, str]], found: Found) -> list[tuple[str, str]]:
     """What a session's tools did (files changed, commands run: a handoff's "Done:" line) without
     a command or path that says a personal note again, is a memcli command on the personal memory
     (``--user``), or lies in the personal memory's folder."""
@@ -245,7 +260,7 @@ def withhold_activity(activity: list[tuple[str, str]], found: list[tuple[int, se
 
     if not activity:
         return activity
-    finder = _Finder(found)
+    finder = _as_finder(found)
     root = str(personal_root())
     roots = {os.path.join(root, ""), os.path.join(os.path.realpath(root), "")}  # (a folder "mined" is not "mine")
     out = []

@@ -195,7 +195,7 @@ def save(
     result.revealed = reveal_invisible(messages)
     from memcli.capture import personal
 
-    notes = personal.notes(store.layout)
+    notes = personal.Finder(personal.notes(store.layout))  # built once for the messages and the tools
     result.personal = personal.withhold(messages, notes)
     activity = personal.withhold_activity(activity or [], notes) if notes else activity
     cut_long_messages(messages, config.checkpoint_max_message_chars)
