@@ -516,8 +516,8 @@ def open_store(layout: Layout) -> Store:
     merge driver."""
     store = Store(layout)
     store.listeners.append(_update_index)
-    store.written = []  # kept for _judge_written
-    store.listeners.append(_judge_written)
+    store.written = []  # kept for the listener that judges them
+    store.listeners.append(_judge_written())
     store.before_first_write.append(register_merge_driver)
     return store
 
@@ -564,25 +564,34 @@ def _update_index(store: Store, agent: str, category: str) -> None:
 JUDGED_PER_STORE = 50  # entries a store's writes judge at most: a compaction or a migration leaves them to the blocks
 
 
-def _judge_written(store: Store, agent: str, category: str) -> None:
-    """Write down the content rules' verdicts on what memcli wrote (``trust.remember``): the write
-    judged its text already (the rules are loaded and their patterns compiled in this process),
-    and the next ``inject`` shows new entries first.  Judged there instead, a text not seen before
-    cost a block 150-250 M instructions, 2.2-2.7x a warm one (loading the rules)."""
-    written = store.written
-    if written is None:
-        return
-    if len(written) > JUDGED_PER_STORE:  # a bulk write: no more kept, the blocks judge what they show
-        store.written = None
-        return
-    from memcli.recall import trust
+def _judge_written() -> Callable[[Store, str, str], None]:
+    """A store listener that writes down the content rules' verdicts on what memcli wrote
+    (``trust.remember``): the write judged its text already (the rules are loaded and their
+    patterns compiled in this process), and the next ``inject`` shows new entries first.  Judged
+    there instead, a text not seen before cost a block 150-250 M instructions, 2.2-2.7x a warm one
+    (loading the rules).  Each entry is judged once: ``store.written`` is emptied after."""
+    judged = 0
 
-    trust.remember(store.layout, [(e.body, e.tags) for e in written])  # (those judged before: cache hits)
+    def judge(store: Store, agent: str, category: str) -> None:
+        nonlocal judged
+        written = store.written
+        if not written:
+            return
+        judged += len(written)
+        if judged > JUDGED_PER_STORE:  # a bulk write: no more kept, the blocks judge what they show
+            store.written = None
+            return
+        from memcli.recall import trust
+
+        trust.remember(store.layout, [(e.body, e.tags) for e in written])
+        written.clear()
+
+    return judge
 
 
 def judge_checkpoint(store: Store, messages: list[dict[str, Any]]) -> None:
     """After a checkpoint: the verdicts on what it stored (extracted insights, the handoff; kept in
-    ``store.written`` when the caller set it to a list) and on the last messages the next block
+    ``store.written`` when the caller set it to a list and no listener judged them already) and on the last messages the next block
     may show of the session (its "Last Session" snapshot), judged by the write that already loaded
     the rules (``checkpoint``, the agents' session-end hooks)."""
     from memcli.recall import trust
