@@ -54,20 +54,15 @@ _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.M)
 
 
 def strip_noise(text: str) -> str:
-    """``text`` without the parts the harness added to it (reminders, hook output, attachments)."""
+    """``text`` without the parts the harness added to it (reminders, hook output, attachments):
+    each ``<tag>…</tag>`` of ``_ADDED_OPEN``'s, to its nearest closing tag (one that never closes
+    stays), with the blank space after it.  As the expression ``<(tag)>.*?</\\1>\\s*`` would, but
+    in one pass: that read the rest of the text again from every opening tag without a closing one
+    (quadratic: "<system-reminder>" 20,000 times took minutes)."""
     if "<" not in text:
         return text
-    return _without_elements(text, _ADDED_OPEN, trailing=True)
-
-
-def _without_elements(text: str, opening: re.Pattern[str], trailing: bool = False) -> str:
-    """``text`` without each ``<tag>…</tag>`` that ``opening`` opens (to its nearest closing tag; one
-    that never closes stays), with the blank space after it when ``trailing``.  As the regular
-    expression ``<(tag)>.*?</\\1>\\s*`` would, but in one pass: that expression read the rest of
-    the text again from every opening tag without a closing one (quadratic: "<system-reminder>"
-    20,000 times took minutes)."""
     out, pos, unclosed = [], 0, set()
-    for m in opening.finditer(text):
+    for m in _ADDED_OPEN.finditer(text):
         tag = m.group(1)
         if m.start() < pos or tag in unclosed:
             continue
@@ -75,11 +70,8 @@ def _without_elements(text: str, opening: re.Pattern[str], trailing: bool = Fals
         if end < 0:
             unclosed.add(tag)  # none after this one either
             continue
-        end += len(tag) + 3
-        if trailing:
-            end = _SPACES.match(text, end).end()  # type: ignore[union-attr]
         out.append(text[pos : m.start()])
-        pos = end
+        pos = _SPACES.match(text, end + len(tag) + 3).end()  # type: ignore[union-attr]
     if not out:
         return text
     out.append(text[pos:])
