@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Iterator
 
 
 class _Lazy:
@@ -19,16 +21,11 @@ class _Lazy:
         return getattr(self._compiled, name)
 
 
+_KEY_HEADER = _Lazy(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_END = _Lazy(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_BODY = _Lazy(r"(?:[ \t]*\r?\n?[ \t]*[A-Za-z0-9+/=:,\-]+)*")  # a block with no end line: its base64 lines
 _PATTERNS: list[tuple[str, _Lazy]] = [
-    # The whole block, body included; an unterminated block runs to the end of its base64 lines.
-    (
-        "private key block",
-        _Lazy(
-            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
-            r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|(?:[ \t]*\r?\n?[ \t]*[A-Za-z0-9+/=:,\-]+)*)",
-            re.S,
-        ),
-    ),
+    ("private key block", _KEY_HEADER),  # the header: _key_blocks finds where the block ends
     ("AWS access key id", _Lazy(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b")),
     ("GitHub token", _Lazy(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{22,}")),
     ("GitLab token", _Lazy(r"\bglpat-[A-Za-z0-9_\-]{20,}")),
@@ -52,7 +49,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ),
     ("JSON web token", _Lazy(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
     # scheme://user:password@host -- the password part is the secret.
-    ("credentials in a URL", _Lazy(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@'\"`]*:(?P<value>[^\s@/'\"`]+)@[^\s/]")),
+    ("credentials in a URL", _Lazy(r"\b[a-zA-Z][a-zA-Z0-9+.\-]{0,31}://[^\s:/@'\"`]*:(?P<value>[^\s@/'\"`]+)@[^\s/]")),
     ("bearer token", _Lazy(r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9\-._~+/]{8,}=*)")),
     ("basic auth credentials", _Lazy(r"(?i)\bauthorization\s*:\s*basic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})")),
 ]
@@ -81,7 +78,8 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "basic auth credentials": ("authorization",),
 }
 _LOWER_NEEDLES = {"Azure key", "bearer token", "basic auth credentials"}
-_KEY_WORD_GATE = _Lazy(r"(?i)pass|pwd|secret|key|token|credential")
+_KEY_WORD_GATE = _Lazy(r"(?i)pass|pwd|secret|key|token|credential")  # in every key word below
+_ENV_GATE = _Lazy(r"(?i)_(?:pass|pwd)")  # in every name _ENV_ASSIGNMENT takes
 
 _KEY_WORDS = (
     r"password|passwd|pwd|secret|secret[_-]?key|api[_-]?key|access[_-]?key|access[_-]?token"
@@ -89,7 +87,7 @@ _KEY_WORDS = (
 )
 # `password = "…"`, `API_KEY: …`, `aws_secret_access_key=…`, `//registry/:_authToken=…`: the value is the secret.
 _ASSIGNMENT = _Lazy(
-    r"(?i)(?<![A-Za-z0-9])[A-Za-z0-9_.\-]*?(?:" + _KEY_WORDS + r")[\"']?"
+    r"(?i)(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]*?(?:" + _KEY_WORDS + r")[\"']?"
     r"""\s*[:=]\s*(?:"(?P<dq>[^"\n]+)"|'(?P<sq>[^'\n]+)'|(?P<value>[^\s"'`,;]+))"""
 )
 # DB_PASS=…, SMTP_PASS: … -- an environment-style name alone says "secret" where prose would not.
@@ -159,40 +157,90 @@ def _assignments(text: str) -> list[re.Match[str]]:
                 last += 1
             window = text[offset:end]
             if "=" in window or ":" in window:
-                for pattern in (_ASSIGNMENT, _ENV_ASSIGNMENT):
-                    for m in pattern.finditer(text, offset, end):
-                        if m.start() <= offset + len(line) and m.span() not in seen:  # found once, on its line
+                for gate, pattern in ((_KEY_WORD_GATE, _ASSIGNMENT), (_ENV_GATE, _ENV_ASSIGNMENT)):
+                    pos, line_end = offset, offset + len(line)
+                    # matches that start on this line (a later line's are its own window's); a match's
+                    # name, key word included, is on the line it starts on, so none is left on this
+                    # line once the rest of it names no key word
+                    while (
+                        gate.search(text, pos, line_end)
+                        and (m := pattern.search(text, pos, end))
+                        and m.start() <= line_end
+                    ):
+                        if m.span() not in seen:  # found once
                             seen.add(m.span())
                             out.append(m)
+                        pos = max(m.end(), m.start() + 1)
         offset += len(line) + 1
     return out
 
 
+class _Taken:
+    """The spans already claimed by a finding: disjoint, kept in order, so whether a new span overlaps
+    one is a binary search, not a walk over every earlier finding (a log with a token on each of its
+    24,000 lines made that walk quadratic: 52 s for 2.5 MB)."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def overlaps(self, start: int, end: int) -> bool:
+        i = bisect.bisect_left(self.starts, end) - 1  # the last span starting before ``end``
+        return i >= 0 and self.ends[i] > start  # disjoint spans in order: its end is the furthest
+
+    def claim(self, start: int, end: int) -> bool:
+        """Claim ``start:end`` unless it overlaps a span already claimed; whether it was claimed."""
+        if self.overlaps(start, end):
+            return False
+        i = bisect.bisect_left(self.starts, start)
+        self.starts.insert(i, start)
+        self.ends.insert(i, end)
+        return True
+
+
+def _key_blocks(text: str) -> Iterator[tuple[int, int]]:
+    """Private key blocks: from a header to the first end line after it, or, with none, to the end of
+    the base64 lines that follow.  The next end line found is remembered (and that there is none
+    further on), so a text of many headers and no end line is read once, not once per header."""
+    pos, searched, end_line = 0, False, None
+    while header := _KEY_HEADER.search(text, pos):
+        if not searched or (end_line is not None and end_line.start() < header.end()):
+            searched, end_line = True, _KEY_END.search(text, header.end())
+        pos = end_line.end() if end_line is not None else _KEY_BODY.match(text, header.end()).end()
+        yield header.start(), pos
+
+
+def _spans(kind: str, pattern: _Lazy, text: str) -> Iterator[tuple[int, int]]:
+    """Where ``pattern`` finds a secret of its kind: the match, or its ``value`` group when it has one
+    (which is then not a placeholder: ``Bearer <token>``, ``https://user:$PASSWORD@host``)."""
+    if kind == "private key block":
+        yield from _key_blocks(text)
+        return
+    for m in pattern.finditer(text):
+        if "value" not in pattern.groupindex:
+            yield m.span()
+            continue
+        value = m.group("value")
+        if _placeholder(value, strict=True):
+            continue
+        if kind == "bearer token" and len(value) < 20 and not any(c.isdigit() for c in value):
+            continue  # "Bearer authentication" is prose; a short token has digits
+        yield m.span("value")
+
+
 def scan(text: str) -> list[Finding]:
     """Everything in ``text`` that looks like a secret, in order of position."""
-    found: list[Finding] = []
-    taken: list[tuple[int, int]] = []
+    spans: list[tuple[int, int, str]] = []
+    taken = _Taken()
     lower = text.lower()
     for kind, pattern in _PATTERNS:
         haystack = lower if kind in _LOWER_NEEDLES else text
-        if not any(needle in haystack for needle in _NEEDLES[kind]):
-            continue
-        for m in pattern.finditer(text):
-            start, end = m.span("value") if "value" in pattern.groupindex else m.span()
-            if kind in ("credentials in a URL", "bearer token", "basic auth credentials") and _placeholder(
-                m.group("value"), strict=True
-            ):
-                continue
-            if kind == "bearer token" and len(m.group("value")) < 20 and not any(c.isdigit() for c in m.group("value")):
-                continue  # "Bearer authentication" is prose; a short token has digits
-            if not any(s < end and start < e for s, e in taken):
-                taken.append((start, end))
-                found.append(Finding(kind, start, end, text.count("\n", 0, start) + 1))
-    if any(f.kind == "AWS access key id" for f in found):
+        if any(needle in haystack for needle in _NEEDLES[kind]):
+            spans += ((start, end, kind) for start, end in _spans(kind, pattern, text) if taken.claim(start, end))
+    if any(kind == "AWS access key id" for _, _, kind in spans):
         for m in _AWS_SECRET.finditer(text):
-            if not any(s < m.end() and m.start() < e for s, e in taken):
-                taken.append(m.span())
-                found.append(Finding("AWS secret access key", m.start(), m.end(), text.count("\n", 0, m.start()) + 1))
+            if taken.claim(*m.span()):
+                spans.append((m.start(), m.end(), "AWS secret access key"))
     for m in _assignments(text):
         group = next(g for g in ("dq", "sq", "value") if m.group(g) is not None)
         start, end = m.span(group)
@@ -200,13 +248,20 @@ def scan(text: str) -> list[Finding]:
         value = m.group(group)
         compound = bool(_COMPOUND.search(name))  # db_password, PGPASSWORD, client_secret: not a bare word
         strict = compound and name == name.upper()  # DB_PASSWORD="pw": short and plain still counts
-        if _placeholder(value, strict) or any(s < end and start < e for s, e in taken):
+        if _placeholder(value, strict) or taken.overlaps(start, end):
             continue
         if not strict and not (compound and len(value) >= 4 and not value.isalpha()) and len(value) < 8:
             continue
-        taken.append((start, end))
-        found.append(Finding("password or key assignment", start, end, text.count("\n", 0, start) + 1))
-    return sorted(found, key=lambda f: f.start)
+        taken.claim(start, end)
+        spans.append((start, end, "password or key assignment"))
+    spans.sort()
+    found: list[Finding] = []
+    line, counted = 1, 0  # line numbers counted once, walking forward through the sorted spans
+    for start, end, kind in spans:
+        line += text.count("\n", counted, start)
+        counted = start
+        found.append(Finding(kind, start, end, line))
+    return found
 
 
 def describe(findings: list[Finding]) -> str:
@@ -217,6 +272,12 @@ def describe(findings: list[Finding]) -> str:
 def redact(text: str) -> tuple[str, int]:
     """``text`` with every finding replaced by ``[REDACTED:<kind>]``, and how many there were."""
     findings = scan(text)
-    for f in reversed(findings):
-        text = text[: f.start] + f"[REDACTED:{f.kind}]" + text[f.end :]
-    return text, len(findings)
+    if not findings:
+        return text, 0
+    parts: list[str] = []
+    kept = 0
+    for f in findings:
+        parts += (text[kept : f.start], f"[REDACTED:{f.kind}]")
+        kept = f.end
+    parts.append(text[kept:])
+    return "".join(parts), len(findings)
