@@ -171,6 +171,53 @@ class _Lazy:
         return self._compiled
 
 
+REACH = 400  # characters, at most, that one repeat of a character in a rule's pattern runs over
+ROUNDS = 16  # times, at most, that a repeated group ("an option and a space") is taken
+
+
+def _reaching(source: str, flags: int = 0) -> re.Pattern[str]:
+    """``source`` compiled with every unbounded repeat (``*``, ``+``, ``{n,}``) made to run over at
+    most ``REACH`` characters (or its least).  A rule's pattern is tried at every word that may begin
+    it; one that may run to the end of a line ("curl … | sh") made a line of a thousand such words cost
+    a thousand readings of the line (seconds for a few kilobytes, minutes for an entry's 64 KB), and a
+    text held back until judged would have held a wrapper up.  Bounded, a match costs at most a few
+    ``REACH``es from where it is tried.  What it gives up: a rule no longer sees two parts of one
+    command more than ``REACH`` characters apart.  Built from the pattern's parse (the ``re``
+    package's own parser); where that is not to be had, the pattern as written.  (A repeat that must
+    take a whole run of any length, an echoed base64 payload's, says how long it may be: ``{16,65536}``.)"""
+    import re
+
+    try:
+        try:
+            from re import _compiler, _constants, _parser  # type: ignore[attr-defined]  # 3.11 and later
+        except ImportError:  # 3.10
+            import sre_compile as _compiler
+            import sre_constants as _constants
+            import sre_parse as _parser
+        parsed = _parser.parse(source, flags)
+    except Exception:  # noqa: BLE001 (a parser this version no longer has: the pattern as written)
+        return re.compile(source, flags)
+    repeats = {_constants.MAX_REPEAT, _constants.MIN_REPEAT}
+    nested = {_constants.SUBPATTERN, _constants.ASSERT, _constants.ASSERT_NOT}
+
+    def bound(items: list) -> None:
+        for i, (op, arg) in enumerate(items):
+            if op in repeats:
+                least, most, body = arg
+                bound(body.data)
+                if most == _constants.MAXREPEAT:
+                    single = body.getwidth() == (1, 1)  # a character (class), or a group of words
+                    items[i] = (op, (least, max(REACH if single else ROUNDS, least), body))
+            elif op in nested:
+                bound(arg[-1].data)
+            elif op == _constants.BRANCH:
+                for branch in arg[1]:
+                    bound(branch.data)
+
+    bound(parsed.data)
+    return _compiler.compile(parsed, flags)
+
+
 # One pass finds every candidate; a named group says the match is a legitimate emoji join.
 _MARKS = _Lazy(
     "(?P<flag>(?<=\U0001f3f4)\U000e0067\U000e0062(?:\U000e0065\U000e006e\U000e0067|\U000e0073\U000e0063\U000e0074"
@@ -276,7 +323,9 @@ def _rule_sources() -> dict[str, list[tuple]]:
     )
     _FETCH = r"(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|lwp-request|lwp-download)"
     # the fetch has an argument that is a URL, a host/path, a variable or an option (not a table cell's word)
-    _FETCH_ARG = r"(?=[^|\n]*(?:://|\s-|\$|\b[\w-]+\.[a-z]{2,}\S*/))"
+    # (a host name is looked for from where its run of name characters begins: looked for from
+    # each word of "curl-curl-curl-…", it read the run once per word and once per starting curl)
+    _FETCH_ARG = r"(?=[^|\n]*(?:://|\s-|\$|(?<![\w-])[\w-]+\.[a-z]{2,24}[^\s/]{0,64}/))"
     _INTERP = r"(?:(?:ba|z|k|da|fi|c|tc|a)?sh|python[\d.]*|py|perl|ruby|node|deno|bun|php|pwsh|powershell|eval|exec|source|iex|invoke-expression)"
     _AUD = (
         r"(?:the\s+|your\s+|any\s+)?(?:(?:repository|repo|project|code|human|team|account|site|product)\s+)?(?:user|users"
@@ -2064,9 +2113,12 @@ def _rule_sources() -> dict[str, list[tuple]]:
                     "run runs execute executes evaluate eval source pipe feed",
                     "node python python3 bash sh zsh perl ruby deno bun php powershell pwsh shell interpreter",
                 ),
-                r"(?:https?|ftp)://\S+"
+                # the word after the URL (its run of non-spaces ends first: with \S+ and the 80 characters
+                # both free to take the URL's characters, each URL in a run of them cost 80 readings of it)
+                # or in it
+                r"(?:https?|ftp)://(?:\S+(?!\S)"
                 + _S
-                + r"{0,80}?\b(?:run|execute|evaluate|eval|source|pipe|feed)\w*\s+(?:it|them|that|this|the\s+(?:script|file|code"
+                + r"{0,80}?|\S+)\b(?:run|execute|evaluate|eval|source|pipe|feed)\w*\s+(?:it|them|that|this|the\s+(?:script|file|code"
                 r"|result|output|response))\s+(?:with|in|through|into|using|via|under|to)\s+(?:a\s+|the\s+)?(?:node|python3?"
                 r"|bash|sh|zsh|perl|ruby|deno|bun|php|powershell|pwsh|shell|interpreter)\b",
             ),
@@ -2889,7 +2941,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
             (
                 "L",
                 ("echo", "base64 b64 base32 xxd", "|"),
-                r"\becho\s+(?:-n\s+)?[\"']?[a-z0-9+/]{16,}={0,2}[\"']?\s*\|\s*(?:base64|b64|base32|xxd)\s+(?:-\S+\s+)*(?:-d|--decode|-r)",
+                r"\becho\s+(?:-n\s+)?[\"']?[a-z0-9+/]{16,65536}={0,2}[\"']?\s*\|\s*(?:base64|b64|base32|xxd)\s+(?:-\S+\s+)*(?:-d|--decode|-r)",
             ),
             (
                 "L",
@@ -3201,12 +3253,15 @@ class _Alternative:
         if self._compiled is None:
             import re
 
-            self._compiled = re.compile(self.source, re.M if self.how in ("M", "MC") else 0)
+            self._compiled = _reaching(self.source, re.M if self.how in ("M", "MC") else 0)
         return self._compiled
 
-    def first(self, text: str, lower: str, tokens: set[str] | None = None) -> tuple[int, int] | None:
+    def first(
+        self, text: str, lower: str, tokens: set[str] | None = None, sentences: _Sentences | None = None
+    ) -> tuple[int, int] | None:
         """Where the first match that no check drops is, if any.  ``tokens``, the text's words and
-        strings as the gates see them, say where to try; None: search everywhere (for tests)."""
+        strings as the gates see them, say where to try; None: search everywhere (for tests).
+        ``sentences``: the text's sentences, shared by the alternatives that look at one text."""
         haystack = text if self.how in ("C", "MC") else lower
         check = _CHECKS.get(self.how)
         pattern = self.pattern()
@@ -3223,23 +3278,60 @@ class _Alternative:
                     i = lower.find(token, i + 1)
             matches = (m for m in map(pattern.match, [haystack] * len(positions), sorted(positions)) if m)
         for m in matches:
-            if m.end() > m.start() and not (check and check(lower, m.start())) and self._clause_holds(lower, m, tokens):
-                return m.start(), m.end()
+            if m.end() > m.start() and not (check and check(lower, m.start())):
+                if not (self.needs or self.unless):
+                    return m.start(), m.end()
+                sentences = sentences or _Sentences(lower)
+                if self._clause_holds(lower, sentences.around(m.start(), m.end()), tokens, sentences.verdicts):
+                    return m.start(), m.end()
         return None
 
-    def _clause_holds(self, lower: str, m: re.Match[str], tokens: set[str] | None) -> bool:
-        if not self.needs and not self.unless:
-            return True
-        if self._clause is None:
-            self._clause = [_search(p) for p in (*self.needs, self.unless or "(?!)")]
-        start = max(lower.rfind(". ", 0, m.start()), lower.rfind("! ", 0, m.start()), lower.rfind("? ", 0, m.start()))
-        start = max(start, lower.rfind("\n", 0, m.start())) + 1
-        ends = [i for i in (lower.find(". ", m.end()), lower.find("! ", m.end()), lower.find("? ", m.end())) if i >= 0]
-        end = min([*ends, len(lower)])
-        newline = lower.find("\n", m.end())
-        end = end if newline < 0 else min(end, newline)
-        *needs, unless = self._clause
-        return all(p.found(lower, start, end, tokens) for p in needs) and not unless.found(lower, start, end)
+    def _clause_holds(
+        self, lower: str, sentence: tuple[int, int], tokens: set[str] | None, verdicts: dict[tuple, bool]
+    ) -> bool:
+        """Whether the sentence holds what ``needs`` names and not what ``unless`` does: judged once
+        per sentence (a sentence of a thousand trigger words is read once, not a thousand times)."""
+        key = (id(self), *sentence)
+        holds = verdicts.get(key)
+        if holds is None:
+            if self._clause is None:
+                self._clause = [_search(p) for p in (*self.needs, self.unless or "(?!)")]
+            *needs, unless = self._clause
+            start, end = sentence
+            holds = all(p.found(lower, start, end, tokens) for p in needs) and not unless.found(lower, start, end)
+            verdicts[key] = holds
+        return holds
+
+
+class _Sentences:
+    """The sentences of one text as clause-level rules read them: a sentence ends before ". ", "! ",
+    "? " or a line break.  The stops are found once per text and looked up by bisection (a search
+    back and forth from each match read a long sentence once per trigger word in it)."""
+
+    __slots__ = ("lower", "verdicts", "_stops", "_breaks")
+
+    def __init__(self, lower: str):
+        self.lower = lower
+        self.verdicts: dict[tuple, bool] = {}  # (alternative, start, end): whether its clause holds
+        self._stops: list[int] | None = None
+        self._breaks: list[int] = []
+
+    def around(self, start: int, end: int) -> tuple[int, int]:
+        """The sentence around a match at [start, end): (where it begins, where its stop is)."""
+        import bisect
+
+        if self._stops is None:
+            import re
+
+            self._stops = [m.start() for m in re.finditer(r"[.!?] ", self.lower)]
+            self._breaks = [m.start() for m in re.finditer("\n", self.lower)]
+        stops, breaks = self._stops, self._breaks
+        i, j = bisect.bisect_right(stops, start - 2), bisect.bisect_right(breaks, start - 1)
+        begins = max(stops[i - 1] if i else -1, breaks[j - 1] if j else -1) + 1
+        i, j = bisect.bisect_left(stops, end), bisect.bisect_left(breaks, end)
+        return begins, min(
+            stops[i] if i < len(stops) else len(self.lower), breaks[j] if j < len(breaks) else len(self.lower)
+        )
 
 
 class _Search:
@@ -3533,8 +3625,9 @@ def _scan_patterns(text: str, gate: bool = True) -> list[tuple[str, int, int]]:
         chosen = alternatives
         tokens = set()
     out: list[tuple[str, int, int]] = []
+    sentences = _Sentences(lower)
     for alternative in chosen:
-        span = alternative.first(text, lower, tokens if gate else None)
+        span = alternative.first(text, lower, tokens if gate else None, sentences)
         if span is not None:
             out.append((alternative.rule, *span))
     if len(lower) >= 12:  # overrides and concealment told in words (guard_prose: word classes, not phrases)
