@@ -1348,3 +1348,41 @@ def test_a_tilde_in_memcli_user_dir_without_a_home_folder_is_never_the_root(monk
     monkeypatch.setenv("HOME", "/home/someone")
     monkeypatch.setenv("MEMCLI_USER_DIR", "~/memory")
     assert paths.personal_root() == Path("/home/someone/memory")
+
+
+def test_a_conversations_identifiers_and_roles_carry_no_note_secret_or_sentence(tmp_path: Path):
+    """The committed conversation keeps a message's role, id, chat id and model id besides its text:
+    a role that is not a word is "other"; an identifier that is not one (spaces, invisible
+    characters), looks like a secret, or says a personal note again is kept as a hash of itself,
+    which still tells one session from another (round 7, F13)."""
+    env = user_env(tmp_path)
+    repo = make_repo(tmp_path / "repo", env)
+    run("add", "--user", "dev", "lessons", "My sandbox Redis listens on port 6380", cwd=repo, env=env, check=True)
+    token = "ghp_" + "A1b2" * 9
+    messages = [
+        {"role": "My sandbox Redis listens on port 6380", "text": "hello there"},
+        {"role": "agent", "text": "ok fine", "modelId": "staging\u200bRedis", "id": "sandbox-redis-listens-port-6380"},
+        {"role": "user", "text": "and the tests?", "id": token, "chatId": "chat_abc123"},
+        {
+            "role": "assistant",
+            "text": "they pass",
+            "modelId": "claude-opus-4-6",
+            "id": "0f9c2b1e-77aa-4f0e-9d1c-3b2a1c0d9e8f",
+        },
+    ]
+    chat = "my sandbox redis listens on port 6380"
+    for _ in range(2):  # saved twice: the same hashes, each message once
+        run("checkpoint", "dev", "-", "--chat-id", chat, cwd=repo, env=env, input=json.dumps(messages), check=True)
+    saved = [
+        json.loads(line)
+        for p in (repo / ".memory" / "conversations").rglob("*.jsonl")
+        for line in p.read_text().splitlines()
+    ]
+    stored = json.dumps(saved) + "".join(p.read_text() for p in (repo / ".memory" / ".vault").rglob("*.json"))
+    for said in ("sandbox", "6380", token, "\u200b", "\\u200b"):
+        assert said not in stored, said
+    assert [m["role"] for m in saved] == ["other", "agent", "user", "agent"]
+    assert saved[2]["chatId"] == "chat_abc123" and saved[3]["modelId"] == "claude-opus-4-6"
+    assert saved[3]["id"] == "0f9c2b1e-77aa-4f0e-9d1c-3b2a1c0d9e8f"  # an identifier that is one is kept as it is
+    assert len({m["id"] for m in saved}) == 4 and saved[0]["chatId"] == saved[1]["chatId"]
+    assert saved[0]["chatId"].startswith("h-") and saved[1]["modelId"].startswith("h-")

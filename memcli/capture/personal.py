@@ -238,6 +238,34 @@ def withhold(messages: list[dict[str, Any]], found: Found) -> int:
     return changed
 
 
+IDENTIFIERS = ("id", "chatId", "modelId")  # a message's identifiers, kept in the committed conversation
+
+
+def unsaid(identifier: str, found: Found) -> str:
+    """An identifier (a chat's, a model's, a message's) as a saved conversation may keep it: hashed
+    when it says a personal note again ("my-sandbox-redis-6380")."""
+    if found and _as_finder(found).note(_words(identifier, parts=True)) is not None:
+        from memcli.storage.conversations import hashed
+
+        return hashed(identifier)
+    return identifier
+
+
+def withhold_identifiers(messages: list[dict[str, Any]], found: Found) -> None:
+    """Each identifier of each message (``IDENTIFIERS``) through ``unsaid``, in place."""
+    if not found:
+        return
+    finder = _as_finder(found)
+    kept: dict[str, str] = {}  # a chat's id is on every message: each value is read once
+    for m in messages:
+        for key in IDENTIFIERS:
+            value = m.get(key)
+            if isinstance(value, str):
+                if value not in kept:
+                    kept[value] = unsaid(value, finder)
+                m[key] = kept[value]
+
+
 def repeated(layout: Layout, text: str) -> int | None:
     """The id of a personal note that a text for the project's memory says again (a sentence of
     it, or the whole text), or None."""

@@ -199,6 +199,11 @@ def save(
     result.personal = personal.withhold(messages, notes)
     activity = personal.withhold_activity(activity or [], notes) if notes else activity
     cut_long_messages(messages, config.checkpoint_max_message_chars)
+    # the session's identifiers (--chat-id, --model-id) are kept as a message's own are
+    chat_id, model_id = (
+        personal.unsaid(conversations.identifier(v), notes) if v else None for v in (chat_id, model_id)
+    )
+    personal.withhold_identifiers(messages, notes)
     conversations.assign_ids(messages, chat_id)
     for m in messages:
         if chat_id:

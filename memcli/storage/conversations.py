@@ -138,8 +138,10 @@ def normalise_message(raw: Any, where: str) -> dict[str, Any] | None:
         return None
     if not isinstance(role, str) or not isinstance(text, str):
         raise MemcliError(f"{where}: a message needs a string 'role' and a string 'text'")
-    role, text = _clean(role), _clean(text)
+    text = _clean(text)
     role = ROLES.get(role.lower(), role.lower())
+    if not _ROLE.fullmatch(role) or _secret(role):
+        role = OTHER_ROLE  # a role is a word; free text there is no role (and may be what the text is not)
     text = strip_noise(text)  # system reminders, hook output, attachments: not the person's words
     if role == "user":
         query = only_element(text, "user_query")  # the prompt is all one <user_query>…</user_query> (Cursor)
@@ -156,11 +158,36 @@ def normalise_message(raw: Any, where: str) -> dict[str, Any] | None:
             break
     source_id = raw.get("id", raw.get("uuid"))
     if isinstance(source_id, (str, int)) and not isinstance(source_id, bool) and str(source_id):
-        message["id"] = _clean(str(source_id))[:200]
+        message["id"] = identifier(str(source_id))
     for key in ("chatId", "modelId"):
         if isinstance(raw.get(key), str) and raw[key]:
-            message[key] = _clean(raw[key])[:200]
+            message[key] = identifier(raw[key])
     return message
+
+
+OTHER_ROLE = "other"
+_ROLE = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+_IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+=-]{0,199}")
+
+
+def _secret(value: str) -> bool:
+    from memcli.storage import secrets
+
+    return bool(secrets.scan(value))
+
+
+def identifier(value: str) -> str:
+    """A message's id, a chat id or a model id as a committed conversation keeps it: as given when it
+    reads as an identifier (a uuid, ``claude-sonnet-4-5``: no spaces, at most 200 characters, nothing
+    that looks like a secret), else a hash of it, which still tells the same value from another.
+    Sentences, tokens and invisible characters there would ride into git unread."""
+    value = _clean(value)
+    return value if _IDENTIFIER.fullmatch(value) and not _secret(value) else hashed(value)
+
+
+def hashed(value: str) -> str:
+    """What a conversation keeps of an identifier it must not keep as given."""
+    return "h-" + hashlib.sha1(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def parse_conversation(text: str, where: str = "input") -> tuple[list[dict[str, Any]], dict[str, Any]]:
