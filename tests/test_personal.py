@@ -1386,3 +1386,29 @@ def test_a_conversations_identifiers_and_roles_carry_no_note_secret_or_sentence(
     assert saved[3]["id"] == "0f9c2b1e-77aa-4f0e-9d1c-3b2a1c0d9e8f"  # an identifier that is one is kept as it is
     assert len({m["id"] for m in saved}) == 4 and saved[0]["chatId"] == saved[1]["chatId"]
     assert saved[0]["chatId"].startswith("h-") and saved[1]["modelId"].startswith("h-")
+
+
+def test_an_import_found_by_looking_leaves_out_what_says_a_personal_note_again(tmp_path: Path):
+    """A bare ``memcli import`` brings the repository's instruction files into the team's memory:
+    a line of them that says a personal note again is skipped in one line, as add refuses it. A
+    source named, or --allow personal, brings it (round 7, F15)."""
+    env = user_env(tmp_path)
+    repo = make_repo(tmp_path / "repo", env)
+    run("add", "--user", "dev", "lessons", "My sandbox Redis listens on port 6380", cwd=repo, env=env, check=True)
+    (repo / "CLAUDE.md").write_text(
+        "# Gotchas\n\n- My sandbox Redis listens on port 6380\n- The CI cache must be cleared after a lockfile change\n"
+    )
+    git("add", "CLAUDE.md", cwd=repo)
+    git("commit", "-qm", "claude", cwd=repo)
+    dry = run("import", "--dry-run", cwd=repo, env=env, check=True)
+    skipped = [line for line in dry.stderr.splitlines() if line.startswith("skipped CLAUDE.md:")]
+    assert len(skipped) == 1 and "personal note" in skipped[0] and "--allow personal" in skipped[0]
+    assert "lockfile" in dry.stdout and "6380" not in dry.stdout
+    run("import", cwd=repo, env=env, check=True)
+    stored = "".join(p.read_text() for p in (repo / ".memory").rglob("*.md"))
+    assert "lockfile" in stored and "6380" not in stored
+    named = run("import", "CLAUDE.md", "--dry-run", cwd=repo, env=env, check=True)
+    assert "6380" in named.stdout and "skipped" not in named.stderr
+    allowed = run("import", "--allow", "personal", cwd=repo, env=env, check=True)
+    assert "imported 1 entry" in allowed.stdout
+    assert "6380" in "".join(p.read_text() for p in (repo / ".memory").rglob("*.md"))

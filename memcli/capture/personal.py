@@ -185,6 +185,14 @@ class Finder:
                 return found[n]
         return None
 
+    def said_in(self, text: str) -> int | None:
+        """The id of a note that ``text`` says again (the whole text, or a sentence of it), or None."""
+        for words in (_words(text, True), *(_words(part, True) for part in _SENTENCE.split(text))):
+            hit = self.note(words)
+            if hit is not None:
+                return hit
+        return None
+
     def note(self, words: set[str]) -> int | None:
         """The id of a note these words repeat, or None."""
         hit = self._hit(words)
@@ -270,14 +278,7 @@ def repeated(layout: Layout, text: str) -> int | None:
     """The id of a personal note that a text for the project's memory says again (a sentence of
     it, or the whole text), or None."""
     found = notes(layout)
-    if not found:
-        return None
-    finder = Finder(found)
-    for words in (_words(text, True), *(_words(part, True) for part in _SENTENCE.split(text))):
-        hit = finder.note(words)
-        if hit is not None:
-            return hit
-    return None
+    return Finder(found).said_in(text) if found else None
 
 
 def withhold_activity(activity: list[tuple[str, str]], found: Found) -> list[tuple[str, str]]:

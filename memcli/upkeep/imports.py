@@ -78,6 +78,7 @@ from memcli.storage.paths import INSTRUCTION_SOURCES, expand_home, home_folder
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from memcli.api import Memory
+    from memcli.capture.personal import Finder
     from memcli.storage.paths import Layout
     from memcli.storage.store import Store
 
@@ -945,8 +946,15 @@ def run_import(
     idle = dry_run or (
         not store.layout.exists() and all(u in unreviewed or refusal(store, u, allowed)[0] for u in units)
     )
+    notes = None
+    if not given and not personal and api.PERSONAL_RULE not in allowed:
+        # found by looking, not named: what says a personal note again is left out, as add refuses it
+        from memcli.capture.personal import Finder
+        from memcli.capture.personal import notes as personal_notes
+
+        notes = Finder(personal_notes(store.layout))
     with contextlib.nullcontext() if idle else store.batch():
-        _import_units(mem, store, chosen, units, unreviewed, allowed, report)
+        _import_units(mem, store, chosen, units, unreviewed, allowed, report, notes)
     return report
 
 
@@ -958,6 +966,7 @@ def _import_units(
     unreviewed: dict[Unit, str],
     allowed: set[str],
     report: Report,
+    notes: Finder | None = None,
 ) -> None:
     from memcli import api
     from memcli.capture.copies import Seen
@@ -988,6 +997,12 @@ def _import_units(
             report.skipped.append((unit, unreviewed[unit]))
             continue
         why, needs = refusal(store, unit, allowed)
+        note = notes.said_in(unit.text) if notes and why is None else None
+        if note is not None:
+            why = (
+                f"says your personal note {note} again, and the project's memory is committed for the whole team"
+                f" (--allow {api.PERSONAL_RULE} brings it)"
+            )
         if why is not None:
             report.skipped.append((unit, why))
             continue

@@ -22,7 +22,8 @@ twice adds nothing; memcli's own sections (`memcli export`, `memcli setup`) are 
 missing, binary, huge or malformed source, a symlink out of the repository, or an invisible
 character imports nothing; an entry that `add` would refuse (a secret, a content rule), or that
 holds a line another author's commit added and the trusted branch lacks (an unreviewed change), is
-skipped with a line on stderr.""",
+skipped with a line on stderr; so is, with no SOURCE named, one that says a personal note of yours
+again (--allow personal brings it).""",
     epilog="""Examples:
 
   memcli import --dry-run
