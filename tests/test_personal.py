@@ -1412,3 +1412,50 @@ def test_an_import_found_by_looking_leaves_out_what_says_a_personal_note_again(t
     allowed = run("import", "--allow", "personal", cwd=repo, env=env, check=True)
     assert "imported 1 entry" in allowed.stdout
     assert "6380" in "".join(p.read_text() for p in (repo / ".memory").rglob("*.md"))
+
+
+_SHARED = ["use", "python", "test", "code", "run", "server", "port", "build"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.tuples(st.sets(st.sampled_from(_SHARED), max_size=8), st.integers(0, 4)), min_size=1, max_size=60),
+    st.sets(st.sampled_from(_SHARED + [f"u{n}x{j}" for n in range(8) for j in range(3)]), max_size=12),
+)
+def test_the_finder_finds_the_first_note_a_sentence_says_again_however_many_share_its_words(drawn, sentence):
+    """Against the plain reading of the rule (the first note, in order, of which the sentence holds
+    enough words): notes sharing common words (held by more than COMMON notes) are found through
+    their groups, the others through their rarest words."""
+    from memcli.capture import personal
+
+    found = [(n, shared | {f"u{n}x{j}" for j in range(unique)}) for n, (shared, unique) in enumerate(drawn)]
+    found = [(n, note) for n, note in found if note]
+    plain = next((n for n, note in found if personal._enough(len(note & sentence), len(note))), None)
+    assert personal.Finder(found).note(sentence) == plain
+
+
+def test_notes_that_share_their_common_words_are_judged_as_one_group():
+    """2,000 notes of six shared words and four of their own: a sentence of the six is every note said
+    again (the first is named), a sentence of five is none, and neither checks the notes one by one."""
+    from memcli.capture import personal
+
+    hot = {"use", "python", "test", "code", "run", "server"}
+    found = [(n, hot | {f"zq{n}x{j}" for j in range(4)}) for n in range(2000)]
+    finder = personal.Finder(found)
+    assert len(finder.groups) == 1 and all(len(notes) == 1 for notes in finder.by_word.values())
+    assert finder.note(hot | {"other"}) == 0 and finder.note(hot - {"run"}) is None
+    assert finder.note((hot - {"run", "code"}) | {"zq7x0", "zq7x1"}) == 7
+
+
+def test_the_first_note_is_named_whichever_way_each_is_found():
+    """A note found through its group and one found through its rare words: the earlier is named,
+    and a word held by exactly COMMON notes still finds them."""
+    from memcli.capture import personal
+
+    hot = {"use", "python", "test", "code", "run", "server"}
+    group = [hot | {f"zq{n}x{j}" for j in range(4)} for n in range(personal.COMMON + 4)]
+    own = {"alpha", "beta", "gamma"}
+    for notes, first in (([*group, own], 0), ([own, *group], 0)):
+        assert personal.Finder(list(enumerate(notes))).note(hot | own) == first
+    edge = [hot | {"edge", f"only{n}"} for n in range(personal.COMMON)] + [hot | {"only-last"}]
+    assert personal.Finder(list(enumerate(edge))).note({"edge", "use", "python", "test", "code"}) == 0

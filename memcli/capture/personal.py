@@ -151,13 +151,23 @@ def _enough(held: int, size: int) -> bool:
     return held == size if size <= LEAST else held >= max(LEAST, SHARE * size)
 
 
+COMMON = 16  # notes, more than which hold a word that is common among them (_Finder's groups)
+
+
 class Finder:
     """The notes by word, to find the one a sentence repeats.
 
     A note is looked up by its rarest words only: a sentence that holds ``need`` of a note's
     ``size`` words misses at most ``size - need`` of them, so it holds one of any ``size - need + 1``
     (prefix filtering).  Its rarest words (held by the fewest notes) make those keys, so a word
-    every note holds ("use", "test") leads to none, and each note found is checked whole."""
+    every note holds ("use", "test") leads to none, and each note found is checked whole.
+
+    A note with too few rare words (held by ``COMMON`` notes or fewer) for its keys would be keyed
+    by a common word too, and a sentence holding that word would check every note holding it (2,000
+    notes sharing "use python test code run server": 40 s for a session).  Such a note is found by
+    its rare words, or else by its common words as a whole: the notes with the same common words
+    make one group, which a sentence reaches (prefix filtering again) and judges at once by how many
+    of the group's words it holds."""
 
     def __init__(self, found: list[tuple[int, set[str]]]):
         self.found = found
@@ -168,10 +178,29 @@ class Finder:
             for word in note:
                 holders[word] = holders.get(word, 0) + 1
         self.by_word: dict[str, list[int]] = {}  # a note's keys: its rarest words
+        grouped: dict[frozenset[str], list[int]] = {}  # the notes with too few rare words, by their common words
         for n, (_, note) in enumerate(found):
             keys = sorted(note, key=lambda w: (holders[w], w))[: len(note) - self.need[n] + 1]
+            if keys and holders[keys[-1]] > COMMON:
+                keys = [w for w in keys if holders[w] <= COMMON]
+                grouped.setdefault(frozenset(w for w in note if holders[w] > COMMON), []).append(n)
             for word in keys:
                 self.by_word.setdefault(word, []).append(n)
+        # a group: its common words, and for each count of them held, the first note it says again
+        self.groups: list[tuple[frozenset[str], list[int | None]]] = []
+        self.group_keys: dict[str, list[int]] = {}
+        for common, members in grouped.items():
+            first: list[int | None] = [None] * (len(common) + 1)
+            for n in members:  # (in found's order)
+                for held in range(self.need[n], len(common) + 1):
+                    if first[held] is None:
+                        first[held] = n
+            least = min(self.need[n] for n in members)
+            if least > len(common):
+                continue  # none of them is said again without a rare word of its own
+            for word in sorted(common, key=lambda w: (holders[w], w))[: len(common) - least + 1]:
+                self.group_keys.setdefault(word, []).append(len(self.groups))
+            self.groups.append((common, first))
 
     def __bool__(self) -> bool:
         return bool(self.found)
@@ -180,10 +209,13 @@ class Finder:
         """The first note (in ``found``'s order) these words repeat."""
         by_word, found, need = self.by_word, self.found, self.need
         candidates = {n for w in words if (notes := by_word.get(w)) for n in notes}
-        for n in sorted(candidates):
-            if len(found[n][1] & words) >= need[n]:
-                return found[n]
-        return None
+        best = next((n for n in sorted(candidates) if len(found[n][1] & words) >= need[n]), None)
+        for g in {g for w in words if (groups := self.group_keys.get(w)) for g in groups}:
+            common, first = self.groups[g]
+            n = first[len(common & words)]  # held this many of the group's words: its first note said again
+            if n is not None and (best is None or n < best):
+                best = n
+        return found[best] if best is not None else None
 
     def said_in(self, text: str) -> int | None:
         """The id of a note that ``text`` says again (the whole text, or a sentence of it), or None."""
