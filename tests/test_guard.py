@@ -677,46 +677,26 @@ def test_sentences_are_found_by_bisection_where_the_plain_search_finds_them(lowe
     assert guard._Sentences(lower).around(start, end) == _plain_sentence(lower, start, end)
 
 
-# Two patterns were rewritten so that a run of URLs or of dotted words is read once per match tried,
-# not once per character of it: each is compared with the pattern as it was, unbounded.
+# Patterns rewritten so that a run of URLs or of dotted words is read once per match tried, not once
+# per character of it, and pipes followed by spaces are split one way, not 2^k: each is compared with
+# the pattern as it was, unbounded.
 _REWRITTEN = [
     (r"(?<![\w-])[\w-]+\.[a-z]{2,24}[^\s/]{0,64}/", r"\b[\w-]+\.[a-z]{2,}\S*/"),
     (
         r"(?:https?|ftp)://(?:\S+(?!\S)(?:[^.!?;\n]|[.!?](?=[\w/~$\-])){0,80}?|\S+)\b",
         r"(?:https?|ftp)://\S+(?:[^.!?;\n]|[.!?](?=[\w/~$\-])){0,80}?\b",
     ),
+    (r"[^|\n]*(?:\|[^|\n]*?)*?\|\s*&?\s*", r"[^|\n]*(?:\|\s*[^|\n]*?)*?\|\s*&?\s*"),
+    (r"\|(?:[^|\n]*\|)*?\s*", r"\|\s*(?:[^|\n]*\|\s*)*?"),
 ]
+# fmt: off
 _COMMAND_PIECES = [
-    "curl ",
-    "wget ",
-    "x.io/",
-    "a.sh",
-    "x-y",
-    ".com",
-    "/",
-    " ",
-    "| sh",
-    "|",
-    " bash",
-    "$URL",
-    " -o ",
-    "://",
-    "https://",
-    "run",
-    " it",
-    " with",
-    " python",
-    " then",
-    "runner",
-    ".",
-    "!",
-    "\n",
-    ", ",
-    "the script",
-    " and ",
-    "a",
-    "feed",
+    "curl ", "wget ", "x.io/", "a.sh", "x-y", ".com", "/", " ", "| sh", "|", " bash", "$URL", " -o ", "://",
+    "https://", "run", " it", " with", " python", " then", "runner", ".", "!", "\n", ", ", "the script", " and ", "a",
+    "feed", "| ", "\t", "&", "sudo ", "sh", "cat ~/.ssh/id_rsa ", "nc ", "base64 -d ", "gpg --export-secret-keys ",
+    "-a ",
 ]
+# fmt: on
 
 
 @settings(max_examples=500, deadline=None)
@@ -735,4 +715,4 @@ def test_the_rewritten_patterns_find_what_they_found_before(text: str):
         haystack = text if alternative.how in ("C", "MC") else lower
         was = re.compile(before, flags).search(haystack)
         assert (alternative.pattern().search(haystack) is None) == (was is None), (alternative.source[:80], text)
-    assert compared == 2
+    assert compared == 4

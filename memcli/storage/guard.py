@@ -2147,7 +2147,9 @@ def _rule_sources() -> dict[str, list[tuple]]:
             (
                 "P",  # not "we stopped recommending `curl … | sh`", "our installer used to be …"
                 (_G_FETCH, "|"),
-                r"\b" + _FETCH + r"\b" + _FETCH_ARG + r"[^|\n]*(?:\|\s*[^|\n]*?)*?\|\s*&?\s*" + _SHELL,
+                # (the pipes between: each a segment of its own, whose spaces only it may take; with a
+                # \s* after each pipe too, k pipes followed by spaces could be split 2^k ways)
+                r"\b" + _FETCH + r"\b" + _FETCH_ARG + r"[^|\n]*(?:\|[^|\n]*?)*?\|\s*&?\s*" + _SHELL,
             ),
             (
                 "L",
@@ -2381,7 +2383,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 r"|\b(?:cat|base64|gzip|tar\s+\S+|xxd|head|tail|gpg|type|get-content|gc|zip\s+\S+)\s+(?:-\S*\s+)*[^\s|]*"
                 + _SECRET_FILE
                 + r"\S*\s*|\bgpg\s+--export-secret\S*[^|\n]*|\bsecurity\s+find-\w+-password\b[^|\n]*|\baws\s+configure\s+export"
-                r"\S*\s*|\bgh\s+auth\s+token\s*)\|\s*(?:[^|\n]*\|\s*)*?(?:sudo\s+)?(?:curl|wget|nc|ncat|netcat|socat|xh|telnet"
+                r"\S*\s*|\bgh\s+auth\s+token\s*)\|(?:[^|\n]*\|)*?\s*(?:sudo\s+)?(?:curl|wget|nc|ncat|netcat|socat|xh|telnet"
                 r"|ssh|openssl\s+s_client|mail|mailx|sendmail|iwr|irm|invoke-webrequest|invoke-restmethod|aws\s+s3\s+cp|gsutil"
                 r"\s+cp|rclone)\b",
             ),
@@ -2917,7 +2919,7 @@ def _rule_sources() -> dict[str, list[tuple]]:
                 "L",
                 ("base64 b64 base32 basenc openssl xxd certutil", "|"),
                 r"\b(?:base64|b64|base32|basenc|openssl\s+(?:enc\s+)?-?base64|xxd|certutil)\s+(?:-\S+\s+)*(?:-d|--decode|-d"
-                r"|-r|-p\s+-r|-decode|-a\s+-d)\b[^|\n]*\|\s*(?:[^|\n]*\|\s*)*?" + _SHELL,
+                r"|-r|-p\s+-r|-decode|-a\s+-d)\b[^|\n]*\|(?:[^|\n]*\|)*?\s*" + _SHELL,
             ),
             (
                 "L",
