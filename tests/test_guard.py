@@ -716,3 +716,36 @@ def test_the_rewritten_patterns_find_what_they_found_before(text: str):
         was = re.compile(before, flags).search(haystack)
         assert (alternative.pattern().search(haystack) is None) == (was is None), (alternative.source[:80], text)
     assert compared == 4
+
+
+# fmt: off
+_SHELL_PIECES = _COMMAND_PIECES + [
+    "7z ", "tar ", "zip -r ", "credentials", ".env", "~/.ssh/id_rsa", " && ", "; ", "scp ", "rsync ", " -d ", "@-",
+    "--upload-file ", "ignore ", "previous ", "instructions", "tee ", ">> ~/.bashrc", "echo ", "export ", "env ",
+]
+# fmt: on
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_SHELL_PIECES), max_size=15).map("".join))
+def test_every_rule_pattern_finds_what_it_finds_as_written(text: str):
+    """Bounded and with its gaps committed to their first marker (guard._reaching), each rule's
+    pattern finds a match in a text exactly when the pattern as written does (texts shorter than
+    REACH, with fewer than ROUNDS repeats)."""
+    lower = text.lower()
+    for alternative in guard._alternatives():
+        haystack = text if alternative.how in ("C", "MC") else lower
+        flags = re.M if alternative.how in ("M", "MC") else 0
+        written = re.compile(alternative.source, flags).search(haystack)
+        assert (alternative.pattern().search(haystack) is None) == (written is None), (alternative.source[:80], text)
+
+
+def test_a_gap_is_committed_to_its_first_marker_only_where_a_gap_follows():
+    """[^\\n]*? X [^\\n]*? stops at the first X for good (a lookahead, then what it took); a gap
+    whose X is followed by anything else may still move on to a later X."""
+    committed = guard._reaching(r"a[^\n]*?(?:x|y)[^\n]*?z")
+    assert committed.groups == 1 and committed.search("a x y z")
+    kept = guard._reaching(r"a[^\n]*?(?:x|y)z")
+    assert kept.groups == 0 and kept.search("a x yz")
+    spaced = guard._reaching(r"a[^\n]*?(?:&&|;)\s*[^\n]*?z")
+    assert spaced.groups == 1 and spaced.search("a ; b && z") and not spaced.search("a ; b\nz")
