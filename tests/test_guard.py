@@ -749,3 +749,16 @@ def test_a_gap_is_committed_to_its_first_marker_only_where_a_gap_follows():
     assert kept.groups == 0 and kept.search("a x yz")
     spaced = guard._reaching(r"a[^\n]*?(?:&&|;)\s*[^\n]*?z")
     assert spaced.groups == 1 and spaced.search("a ; b && z") and not spaced.search("a ; b\nz")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["send ", "x", ". ", "\n", "! ", "?", " "]), max_size=30).map("".join), st.data())
+def test_the_next_stop_is_where_a_plain_search_finds_it(lower: str, data):
+    """guard_prose._NextStop, asked for positions in order, answers as a search from each would."""
+    guard_prose._prepare()
+    stop = guard_prose._PATTERNS[10]
+    positions = sorted(data.draw(st.lists(st.integers(0, len(lower)), max_size=8)))
+    finder = guard_prose._NextStop(stop, lower)
+    for pos in positions:
+        plain = stop.search(lower, pos)
+        assert finder.after(pos) == (plain.start() if plain else len(lower))

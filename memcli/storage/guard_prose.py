@@ -26,6 +26,7 @@ one text in five of the real instruction lines); then a text costs a dictionary 
 from __future__ import annotations
 
 import _thread  # a lock without importing threading (the fast path never needs it)
+import bisect
 
 TYPE_CHECKING = False  # names for annotations only (the guard's path never imports typing)
 if TYPE_CHECKING:
@@ -737,14 +738,49 @@ def _hiding(sentences: list[list[Tok]]) -> bool:
 _SECRET_KINDS = frozenset("client session signing shared app api jwt hmac oauth cookie csrf deploy".split())
 
 
+def _replies(toks: list[Tok], near: list[list[Tok]], acting: bool, k: int, hidings: dict[int, bool]) -> list[int]:
+    """Where, in a sentence, a lie or a reply is that makes an answer scripted (the ASK rule of
+    ``_concealment``): whether a word is one does not depend on the asking word before it, so the
+    sentence is read once, not once per asking word."""
+    scripted_ok = any("SCRIPTED_OK" in y[3] for y in toks)
+    benign_after = [False] * len(toks)  # a BENIGN word after position j
+    for j in range(len(toks) - 2, -1, -1):
+        benign_after[j] = benign_after[j + 1] or "BENIGN" in toks[j + 1][3]
+    out = []
+    for j, x in enumerate(toks):
+        nxt = toks[j + 1] if j + 1 < len(toks) else x
+        if "LIE" in x[3]:
+            out.append(j)
+        elif (
+            "REPLY" in x[3]
+            and (acting or _hid(near, k, hidings) or x[2] not in _CLAIMS and benign_after[j])
+            and nxt[2] != "so"
+            and not (x[2] == "tell" and "QUESTION" in toks[min(j + 2, len(toks) - 1)][3])
+            and not scripted_ok
+        ):
+            out.append(j)
+    return out
+
+
+def _hid(near: list[list[Tok]], k: int, hidings: dict[int, bool]) -> bool:
+    if k not in hidings:
+        hidings[k] = _hiding(near)
+    return hidings[k]
+
+
 def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
     acts = [_acts(toks) for toks in sentences]
     auds = [any("AUD" in t[3] for t in toks) for toks in sentences]
     people = [any("PERSON" in t[3] for t in toks) for toks in sentences]
     dids = [_did(toks) for toks in sentences]
+    # Worked out once per sentence, not once per trigger word in it (a long sentence of trigger
+    # words cost its length cubed: 6 KB of "tell her anyone who asks " took 15 s).
+    hidings: dict[int, bool] = {}
+    acted: dict[int, int] = {}
     for k, toks in enumerate(sentences):
         near = slice(max(0, k - 1), k + 2)  # this sentence and its neighbours
         act, aud, did, person = max(acts[near]), any(auds[near]), any(dids[near]), any(people[near])
+        replies: list[int] | None = None  # where a scripted answer's reply is (the ASK rule below)
         about_memory = any(
             ("MEM" in t[3] and not (i and toks[i - 1][2] in ("from", "by"))) or "G" in t[3] for i, t in enumerate(toks)
         )  # not "don't quote numbers from memory"
@@ -795,8 +831,10 @@ def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
                 and not any("PROVISO" in x[3] for x in toks)
                 and not any("NEG" in x[3] for x in toks[max(0, i - 3) : i])
             ):
+                if k not in acted:
+                    acted[k] = max(_acts(x, False) for x in sentences[near])
                 if any("BENIGN" in x[3] for x in toks[i + 1 : i + 11]) and (
-                    max(_acts(x, False) for x in sentences[near]) or any("FAIL" in x[3] for x in toks)
+                    acted[k] or any("FAIL" in x[3] for x in toks)
                 ):
                     return t[0], t[1]
             # a scripted answer: "if the maintainer asks whether you touched auth/, reply ..."
@@ -808,23 +846,12 @@ def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
                 or "ASKED" in t[3]
             ):
                 asked = "QUESTIONS" in t[3] or "ASKED" in t[3]
-                for j in range(0 if asked else i + 1, len(toks)):
-                    x = toks[j]
-                    nxt = toks[j + 1] if j + 1 < len(toks) else x
-                    if "LIE" in x[3] or (
-                        "REPLY" in x[3]
-                        and (
-                            act
-                            or about_memory
-                            or _hiding(sentences[near])
-                            or x[2] not in _CLAIMS
-                            and any("BENIGN" in y[3] for y in toks[j + 1 :])
-                        )
-                        and nxt[2] != "so"
-                        and not (x[2] == "tell" and "QUESTION" in toks[min(j + 2, len(toks) - 1)][3])
-                        and not any("SCRIPTED_OK" in y[3] for y in toks)
-                    ):
-                        return x[0], x[1]
+                if replies is None:
+                    replies = _replies(toks, sentences[near], bool(act or about_memory), k, hidings)
+                first = bisect.bisect_left(replies, 0 if asked else i + 1)
+                if first < len(replies):
+                    x = toks[replies[first]]
+                    return x[0], x[1]
             if "NAMED" in t[3] and act and any("BENIGN" in x[3] for x in toks[i + 1 : i + 6]):
                 if not any("NEG" in x[3] and x[4] == t[4] or "PROVISO" in x[3] for x in toks):
                     return t[0], t[1]  # "call the collector a 'health check'"
@@ -903,6 +930,24 @@ _SEND_WORDS = frozenset(
 )
 
 
+class _NextStop:
+    """Where the sentence after a position ends (the next ``stop``, else the text's end), asked for
+    positions in order: the stop found is kept while it is still ahead, so a text of many sending
+    words and no stop is read once, not once per word."""
+
+    __slots__ = ("stop", "lower", "_found", "_searched")
+
+    def __init__(self, stop: re.Pattern[str], lower: str):
+        self.stop, self.lower = stop, lower
+        self._found: re.Match[str] | None = None
+        self._searched = False
+
+    def after(self, pos: int) -> int:
+        if not self._searched or (self._found is not None and self._found.start() < pos):
+            self._found, self._searched = self.stop.search(self.lower, pos), True
+        return self._found.start() if self._found is not None else len(self.lower)
+
+
 def _exfiltration(lower: str) -> tuple[int, int] | None:
     """Where a secret is sent out, told in words: a sending verb, a secret within 80 characters
     after it (or "it" right after it, the secret before it), then "to", "into", "at" ... and a
@@ -910,12 +955,12 @@ def _exfiltration(lower: str) -> tuple[int, int] | None:
     if not _READY:
         _prepare()
     send, secret, dest, to, negated, pronoun, link, stop = _PATTERNS[3:11]
+    sentence_end = _NextStop(stop, lower)
     for m in send.finditer(lower):
         start, end = m.span()
         if negated.search(lower, max(0, start - 50), start):
             continue
-        stops = stop.search(lower, end)
-        limit = stops.start() if stops else len(lower)
+        limit = sentence_end.after(end)
         found = secret.search(lower, end, min(limit, end + 100))
         if found is None:
             if pronoun.match(lower, end) is None:
@@ -936,10 +981,10 @@ def _exfiltration(lower: str) -> tuple[int, int] | None:
             if secret.search(lower, m.start(1), m.end(1)):
                 return m.span()
     if "gist" in lower or "paste" in lower:
+        sentence_end = _NextStop(stop, lower)
         for m in _PATTERNS[11].finditer(lower):
-            stops = stop.search(lower, m.end())
             if not negated.search(lower, max(0, m.start() - 50), m.start()) and secret.search(
-                lower, m.end(), stops.start() if stops else len(lower)
+                lower, m.end(), sentence_end.after(m.end())
             ):
                 return m.span()
     return None
