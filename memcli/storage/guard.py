@@ -360,9 +360,10 @@ def _rule_sources() -> dict[str, list[tuple]]:
     )
     _FETCH = r"(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|lwp-request|lwp-download)"
     # the fetch has an argument that is a URL, a host/path, a variable or an option (not a table cell's word)
-    # (a host name is looked for from where its run of name characters begins: looked for from
-    # each word of "curl-curl-curl-…", it read the run once per word and once per starting curl)
-    _FETCH_ARG = r"(?=[^|\n]*(?:://|\s-|\$|(?<![\w-])[\w-]+\.[a-z]{2,24}[^\s/]{0,64}/))"
+    # (within 120 characters: it is looked for from every fetch word; and a host name from where
+    # its run of name characters begins: from each word of "curl-curl-…", it read the run once per
+    # word and once per starting curl)
+    _FETCH_ARG = r"(?=[^|\n]{0,120}?(?:://|\s-|\$|(?<![\w-])[\w-]+\.[a-z]{2,24}[^\s/]{0,64}/))"
     _INTERP = r"(?:(?:ba|z|k|da|fi|c|tc|a)?sh|python[\d.]*|py|perl|ruby|node|deno|bun|php|pwsh|powershell|eval|exec|source|iex|invoke-expression)"
     _AUD = (
         r"(?:the\s+|your\s+|any\s+)?(?:(?:repository|repo|project|code|human|team|account|site|product)\s+)?(?:user|users"
