@@ -24,6 +24,8 @@ _REFERENCE_PATTERNS = {
         r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|(?:[ \t]*\r?\n?[ \t]*[A-Za-z0-9+/=:,\-]+)*)",
         re.S,
     ),
+    # a header that may run past another "eyJ"
+    "JSON web token": re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
     # any start a word may have, not only where a run of name characters starts
     "assignment": re.compile(
         r"(?i)(?<![A-Za-z0-9])[A-Za-z0-9_.\-]*?(?:" + secrets._KEY_WORDS + r")[\"']?"

@@ -670,3 +670,16 @@ def test_checkpoint_reads_a_claude_code_transcript(mem: Path):
     assert any("stream rows with a generator" in e.body for e in Store(Layout(mem)).read("dev", "decisions"))
     run("checkpoint", "dev", str(FIXTURES / "claude-code-transcript.jsonl"), cwd=mem, check=True)
     assert len(conversation_lines(mem)) == 3, "saving the transcript again adds nothing"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["<!--", "-->", "-", "->", "<!-", "x", "\n", "<!-->", " "]), max_size=30).map("".join))
+def test_project_comments_are_taken_out_as_the_expression_would(text: str):
+    """without_comments reads each opening once; it takes out what <!--.*?--> (re.S) does."""
+    import re
+
+    from memcli.storage.injected_block import without_comments
+
+    assert without_comments(text) == re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    kept = re.sub(r"<!--.*?-->", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    assert without_comments(text, keep_lines=True) == kept

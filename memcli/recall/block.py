@@ -17,7 +17,7 @@ import math
 import re
 
 from memcli.storage import vault
-from memcli.storage.injected_block import END, START, neutralise
+from memcli.storage.injected_block import END, START, neutralise, without_comments
 from memcli.recall.trust import LEFT_OUT, short
 from memcli.errors import MemcliError
 from memcli.storage.paths import PERSONAL_LEFT_OUT, Layout, PersonalLayout, personal_memory
@@ -46,7 +46,6 @@ PERSONAL = "Personal (the developer's own notes, kept outside this repository):"
 ITEM_CHARS = 400
 HELD_SPARE = 5  # hits asked for beyond a section's limit, to fill the places of held entries
 PINNED_MAX = 50  # pinned entries an agent's block may list (pins are for a few standing rules)
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 
 def tokens(text: str) -> int:
@@ -246,7 +245,7 @@ def gather(
         from memcli.storage.fsutil import read_inside
 
         project = (read_inside(layout.project_file, layout.memory) or b"").decode("utf-8")
-        uncommented = _COMMENT.sub("", project)  # notes for humans, not for the agent
+        uncommented = without_comments(project)  # notes for humans, not for the agent
         sel.project = re.sub(r"\n{3,}", "\n\n", _clean(uncommented))
         if not _has_substance(sel.project):
             sel.project = ""  # the template as `init` wrote it, or headings alone: nothing to say

@@ -47,7 +47,9 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
             r"|[?&]sig=[A-Za-z0-9%+/]{30,}={0,2}"
         ),
     ),
-    ("JSON web token", _Lazy(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
+    # (a header's characters run to its dot but not past another "eyJ": tried from each eyJ of a run
+    # of them, the header read the whole run each time)
+    ("JSON web token", _Lazy(r"\beyJ(?:(?!eyJ)[A-Za-z0-9_-]){10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
     # scheme://user:password@host -- the password part is the secret.
     ("credentials in a URL", _Lazy(r"\b[a-zA-Z][a-zA-Z0-9+.\-]{0,31}://[^\s:/@'\"`]*:(?P<value>[^\s@/'\"`]+)@[^\s/]")),
     ("bearer token", _Lazy(r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9\-._~+/]{8,}=*)")),

@@ -73,6 +73,7 @@ import textwrap
 from pathlib import Path
 
 from memcli.errors import MemcliError
+from memcli.storage.injected_block import without_comments
 from memcli.storage.paths import INSTRUCTION_SOURCES, expand_home, home_folder
 
 TYPE_CHECKING = False
@@ -139,7 +140,6 @@ _SETEXT = re.compile(r"^[ \t]{0,3}(=+|-+)[ \t]*$")
 _ITEM = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+|$)(.*)$")
 _CHECKBOX = re.compile(r"^\[([ xX])\][ \t]+")
 _RULE_LINE = re.compile(r"^[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")  # a thematic break, not an item
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _LINK_ITEM = re.compile(r"^\[[^\]]*\]\(([^)\s]+\.md)\)")
 
 
@@ -788,7 +788,7 @@ def units_of(source: Source, text: str) -> list[Unit]:
     strict = kind in RULE_KINDS or kind == "claude-memory"
     meta, body, skipped = front_matter(text, shown, strict) if kind in FRONT_MATTER_KINDS else ({}, text, 0)
     body = without_marked_sections(body)
-    body = _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), body)
+    body = without_comments(body, keep_lines=True)
     stem = source.path.stem
     if kind in RULE_KINDS or (kind == "claude-memory" and meta.get("type")):
         pinned = _truth(meta, "alwaysApply", shown) if kind == "cursor-rules" else False
