@@ -27,3 +27,21 @@ class Patterns:
         compiled = re.compile(text, flags)
         setattr(self, name, compiled)  # found as an ordinary attribute from now on
         return compiled
+
+
+class NextMatch:
+    """The first match of ``pattern`` in ``text`` at or after a position, asked for positions in
+    order: the match found is kept while it is still ahead (and so is there being none further on),
+    so a text of many positions asked and few matches is read once, not once per position."""
+
+    __slots__ = ("pattern", "text", "_found", "_searched")
+
+    def __init__(self, pattern: re.Pattern[str], text: str):
+        self.pattern, self.text = pattern, text
+        self._found: re.Match[str] | None = None
+        self._searched = False
+
+    def at_or_after(self, pos: int) -> re.Match[str] | None:
+        if not self._searched or (self._found is not None and self._found.start() < pos):
+            self._found, self._searched = self.pattern.search(self.text, pos), True
+        return self._found

@@ -753,12 +753,16 @@ def test_a_gap_is_committed_to_its_first_marker_only_where_a_gap_follows():
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(["send ", "x", ". ", "\n", "! ", "?", " "]), max_size=30).map("".join), st.data())
-def test_the_next_stop_is_where_a_plain_search_finds_it(lower: str, data):
-    """guard_prose._NextStop, asked for positions in order, answers as a search from each would."""
+def test_the_next_match_is_where_a_plain_search_finds_it(lower: str, data):
+    """patterns.NextMatch (a sentence's stop in guard_prose, a key's end line in secrets), asked for
+    positions in order, answers as a search from each would."""
+    from memcli.patterns import NextMatch
+
     guard_prose._prepare()
     stop = guard_prose._PATTERNS[10]
     positions = sorted(data.draw(st.lists(st.integers(0, len(lower)), max_size=8)))
-    finder = guard_prose._NextStop(stop, lower)
+    finder = NextMatch(stop, lower)
     for pos in positions:
         plain = stop.search(lower, pos)
-        assert finder.after(pos) == (plain.start() if plain else len(lower))
+        found = finder.at_or_after(pos)
+        assert (found and found.span()) == (plain and plain.span())

@@ -200,21 +200,8 @@ def _reaching(source: str, flags: int = 0) -> re.Pattern[str]:
     repeats = {_constants.MAX_REPEAT, _constants.MIN_REPEAT}
     nested = {_constants.SUBPATTERN, _constants.ASSERT, _constants.ASSERT_NOT}
 
-    def bound(items: list) -> None:
-        for i, (op, arg) in enumerate(items):
-            if op in repeats:
-                least, most, body = arg
-                bound(body.data)
-                if most == _constants.MAXREPEAT:
-                    single = body.getwidth() == (1, 1)  # a character (class), or a group of words
-                    items[i] = (op, (least, max(REACH if single else ROUNDS, least), body))
-            elif op in nested:
-                bound(arg[-1].data)
-            elif op == _constants.BRANCH:
-                for branch in arg[1]:
-                    bound(branch.data)
-
     line_gap = [(_constants.NOT_LITERAL, 10)]  # [^\n]
+    markers = {_constants.IN, _constants.BRANCH, _constants.SUBPATTERN}
 
     def is_gap(item: tuple) -> bool:  # [^\n]*? (bounded): "anything on the line, as little as may be"
         op, arg = item
@@ -225,33 +212,33 @@ def _reaching(source: str, flags: int = 0) -> re.Pattern[str]:
             i += 1  # (\s* and the like: what the gap may take anyway)
         return i < len(items) and is_gap(items[i])
 
-    def commit(items: list) -> None:
-        """``gap X gap`` with X one element (a class, a group, alternatives): the gap is made to stop
-        at the first X, for good ((?=(gap X))\1: a lookahead is atomic).  A later X could only be
-        wanted for what follows it, and the next gap takes anything on the line either way; without
-        this, a failing "archive … secret file … | … sender" tried every pairing of the markers of a
-        line (reach cubed from each start: 16 KB of one shape took 50 s)."""
-        i = 0
-        while i < len(items):
-            op, arg = items[i]
-            if op in nested:
-                commit(arg[-1].data)
+    def rework(items: list) -> None:
+        """Bound each unbounded repeat; then commit ``gap X gap``, X one element (a class, a group,
+        alternatives), to the first X for good ((?=(gap X))\1: a lookahead is atomic).  A later X
+        could only be wanted for what follows it, and the next gap takes anything on the line either
+        way; without this, a failing "archive … secret file … | … sender" tried every pairing of the
+        markers of a line (reach cubed from each start: 16 KB of one shape took 50 s)."""
+        for i, (op, arg) in enumerate(items):
+            if op in repeats:
+                least, most, body = arg
+                rework(body.data)
+                if most == _constants.MAXREPEAT:
+                    single = body.getwidth() == (1, 1)  # a character (class), or a group of words
+                    items[i] = (op, (least, max(REACH if single else ROUNDS, least), body))
+            elif op in nested:
+                rework(arg[-1].data)
             elif op == _constants.BRANCH:
                 for branch in arg[1]:
-                    commit(branch.data)
-            elif op in repeats:
-                commit(arg[2].data)
-            if is_gap(items[i]) and i + 1 < len(items) and items[i + 1][0] in markers and gap_follows(items, i + 2):
+                    rework(branch.data)
+        for i in range(len(items) - 2):
+            if is_gap(items[i]) and items[i + 1][0] in markers and gap_follows(items, i + 2):
                 inner = _parser.SubPattern(parsed.state, [items[i], items[i + 1]])
                 group = parsed.state.opengroup()
                 parsed.state.closegroup(group, inner)
                 captured = _parser.SubPattern(parsed.state, [(_constants.SUBPATTERN, (group, 0, 0, inner))])
                 items[i : i + 2] = [(_constants.ASSERT, (1, captured)), (_constants.GROUPREF, group)]
-            i += 1
 
-    markers = {_constants.IN, _constants.BRANCH, _constants.SUBPATTERN}
-    bound(parsed.data)
-    commit(parsed.data)
+    rework(parsed.data)
     return _compiler.compile(parsed, flags)
 
 

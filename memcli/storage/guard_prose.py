@@ -28,6 +28,8 @@ from __future__ import annotations
 import _thread  # a lock without importing threading (the fast path never needs it)
 import bisect
 
+from memcli.patterns import NextMatch
+
 TYPE_CHECKING = False  # names for annotations only (the guard's path never imports typing)
 if TYPE_CHECKING:
     import re
@@ -738,7 +740,7 @@ def _hiding(sentences: list[list[Tok]]) -> bool:
 _SECRET_KINDS = frozenset("client session signing shared app api jwt hmac oauth cookie csrf deploy".split())
 
 
-def _replies(toks: list[Tok], near: list[list[Tok]], acting: bool, k: int, hidings: dict[int, bool]) -> list[int]:
+def _replies(toks: list[Tok], near: list[list[Tok]], acting: bool) -> list[int]:
     """Where, in a sentence, a lie or a reply is that makes an answer scripted (the ASK rule of
     ``_concealment``): whether a word is one does not depend on the asking word before it, so the
     sentence is read once, not once per asking word."""
@@ -746,26 +748,20 @@ def _replies(toks: list[Tok], near: list[list[Tok]], acting: bool, k: int, hidin
     benign_after = [False] * len(toks)  # a BENIGN word after position j
     for j in range(len(toks) - 2, -1, -1):
         benign_after[j] = benign_after[j + 1] or "BENIGN" in toks[j + 1][3]
+    hiding: bool | None = None  # whether the sentence or a neighbour hides something, asked once
     out = []
     for j, x in enumerate(toks):
         nxt = toks[j + 1] if j + 1 < len(toks) else x
         if "LIE" in x[3]:
             out.append(j)
-        elif (
-            "REPLY" in x[3]
-            and (acting or _hid(near, k, hidings) or x[2] not in _CLAIMS and benign_after[j])
-            and nxt[2] != "so"
-            and not (x[2] == "tell" and "QUESTION" in toks[min(j + 2, len(toks) - 1)][3])
-            and not scripted_ok
-        ):
-            out.append(j)
+        elif "REPLY" in x[3] and nxt[2] != "so" and not scripted_ok:
+            if not acting and hiding is None:
+                hiding = _hiding(near)
+            if (acting or hiding or x[2] not in _CLAIMS and benign_after[j]) and not (
+                x[2] == "tell" and "QUESTION" in toks[min(j + 2, len(toks) - 1)][3]
+            ):
+                out.append(j)
     return out
-
-
-def _hid(near: list[list[Tok]], k: int, hidings: dict[int, bool]) -> bool:
-    if k not in hidings:
-        hidings[k] = _hiding(near)
-    return hidings[k]
 
 
 def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
@@ -775,7 +771,6 @@ def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
     dids = [_did(toks) for toks in sentences]
     # Worked out once per sentence, not once per trigger word in it (a long sentence of trigger
     # words cost its length cubed: 6 KB of "tell her anyone who asks " took 15 s).
-    hidings: dict[int, bool] = {}
     acted: dict[int, int] = {}
     for k, toks in enumerate(sentences):
         near = slice(max(0, k - 1), k + 2)  # this sentence and its neighbours
@@ -847,7 +842,7 @@ def _concealment(sentences: list[list[Tok]]) -> tuple[int, int] | None:
             ):
                 asked = "QUESTIONS" in t[3] or "ASKED" in t[3]
                 if replies is None:
-                    replies = _replies(toks, sentences[near], bool(act or about_memory), k, hidings)
+                    replies = _replies(toks, sentences[near], bool(act or about_memory))
                 first = bisect.bisect_left(replies, 0 if asked else i + 1)
                 if first < len(replies):
                     x = toks[replies[first]]
@@ -930,22 +925,10 @@ _SEND_WORDS = frozenset(
 )
 
 
-class _NextStop:
-    """Where the sentence after a position ends (the next ``stop``, else the text's end), asked for
-    positions in order: the stop found is kept while it is still ahead, so a text of many sending
-    words and no stop is read once, not once per word."""
-
-    __slots__ = ("stop", "lower", "_found", "_searched")
-
-    def __init__(self, stop: re.Pattern[str], lower: str):
-        self.stop, self.lower = stop, lower
-        self._found: re.Match[str] | None = None
-        self._searched = False
-
-    def after(self, pos: int) -> int:
-        if not self._searched or (self._found is not None and self._found.start() < pos):
-            self._found, self._searched = self.stop.search(self.lower, pos), True
-        return self._found.start() if self._found is not None else len(self.lower)
+def _end_of(stops: NextMatch, pos: int) -> int:
+    """Where the sentence a position is in ends: its stop, or the text's end."""
+    found = stops.at_or_after(pos)
+    return found.start() if found is not None else len(stops.text)
 
 
 def _exfiltration(lower: str) -> tuple[int, int] | None:
@@ -955,12 +938,12 @@ def _exfiltration(lower: str) -> tuple[int, int] | None:
     if not _READY:
         _prepare()
     send, secret, dest, to, negated, pronoun, link, stop = _PATTERNS[3:11]
-    sentence_end = _NextStop(stop, lower)
+    stops = NextMatch(stop, lower)  # where a sentence ends: positions are asked for in order
     for m in send.finditer(lower):
         start, end = m.span()
         if negated.search(lower, max(0, start - 50), start):
             continue
-        limit = sentence_end.after(end)
+        limit = _end_of(stops, end)
         found = secret.search(lower, end, min(limit, end + 100))
         if found is None:
             if pronoun.match(lower, end) is None:
@@ -981,10 +964,10 @@ def _exfiltration(lower: str) -> tuple[int, int] | None:
             if secret.search(lower, m.start(1), m.end(1)):
                 return m.span()
     if "gist" in lower or "paste" in lower:
-        sentence_end = _NextStop(stop, lower)
+        stops = NextMatch(stop, lower)
         for m in _PATTERNS[11].finditer(lower):
             if not negated.search(lower, max(0, m.start() - 50), m.start()) and secret.search(
-                lower, m.end(), sentence_end.after(m.end())
+                lower, m.end(), _end_of(stops, m.end())
             ):
                 return m.span()
     return None

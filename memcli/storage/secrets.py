@@ -22,7 +22,7 @@ class _Lazy:
 
 
 _KEY_HEADER = _Lazy(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
-_KEY_END = _Lazy(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_END = r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"  # (compiled only where a header is)
 _KEY_BODY = _Lazy(r"(?:[ \t]*\r?\n?[ \t]*[A-Za-z0-9+/=:,\-]+)*")  # a block with no end line: its base64 lines
 _PATTERNS: list[tuple[str, _Lazy]] = [
     ("private key block", _KEY_HEADER),  # the header: _key_blocks finds where the block ends
@@ -186,13 +186,10 @@ class _Taken:
         self.starts: list[int] = []
         self.ends: list[int] = []
 
-    def overlaps(self, start: int, end: int) -> bool:
-        i = bisect.bisect_left(self.starts, end) - 1  # the last span starting before ``end``
-        return i >= 0 and self.ends[i] > start  # disjoint spans in order: its end is the furthest
-
     def claim(self, start: int, end: int) -> bool:
         """Claim ``start:end`` unless it overlaps a span already claimed; whether it was claimed."""
-        if self.overlaps(start, end):
+        i = bisect.bisect_left(self.starts, end) - 1  # the last span starting before ``end``
+        if i >= 0 and self.ends[i] > start:  # disjoint spans in order: its end is the furthest
             return False
         i = bisect.bisect_left(self.starts, start)
         self.starts.insert(i, start)
@@ -202,12 +199,13 @@ class _Taken:
 
 def _key_blocks(text: str) -> Iterator[tuple[int, int]]:
     """Private key blocks: from a header to the first end line after it, or, with none, to the end of
-    the base64 lines that follow.  The next end line found is remembered (and that there is none
-    further on), so a text of many headers and no end line is read once, not once per header."""
-    pos, searched, end_line = 0, False, None
+    the base64 lines that follow.  The end lines are looked for with ``NextMatch``, so a text of many
+    headers and no end line is read once, not once per header."""
+    from memcli.patterns import NextMatch
+
+    pos, end_lines = 0, NextMatch(re.compile(_KEY_END), text)
     while header := _KEY_HEADER.search(text, pos):
-        if not searched or (end_line is not None and end_line.start() < header.end()):
-            searched, end_line = True, _KEY_END.search(text, header.end())
+        end_line = end_lines.at_or_after(header.end())
         pos = end_line.end() if end_line is not None else _KEY_BODY.match(text, header.end()).end()
         yield header.start(), pos
 
@@ -250,12 +248,12 @@ def scan(text: str) -> list[Finding]:
         value = m.group(group)
         compound = bool(_COMPOUND.search(name))  # db_password, PGPASSWORD, client_secret: not a bare word
         strict = compound and name == name.upper()  # DB_PASSWORD="pw": short and plain still counts
-        if _placeholder(value, strict) or taken.overlaps(start, end):
+        if _placeholder(value, strict):
             continue
         if not strict and not (compound and len(value) >= 4 and not value.isalpha()) and len(value) < 8:
             continue
-        taken.claim(start, end)
-        spans.append((start, end, "password or key assignment"))
+        if taken.claim(start, end):
+            spans.append((start, end, "password or key assignment"))
     spans.sort()
     found: list[Finding] = []
     line, counted = 1, 0  # line numbers counted once, walking forward through the sorted spans
